@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+// Bullseye: golden-data verification and simulation for camera-based scoring apps.
+// Dependencies flow one way: C shims → Canvas → Synth / Scoring / Inference → … → CLI.
+import PackageDescription
+
+let package = Package(
+  name: "Bullseye",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "bullseye", targets: ["BullseyeCLI"]),
+    .library(name: "BullseyeKit", targets: ["Core", "Scoring", "Canvas", "Synth", "Inference"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+  ],
+  targets: [
+    // C layer: cairo through pkg-config, libpng behind a small shim that owns setjmp.
+    .systemLibrary(
+      name: "CCairo", pkgConfig: "cairo",
+      providers: [.apt(["libcairo2-dev"])]),
+    .target(
+      name: "CPNG",
+      linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z")]),
+    .target(name: "Canvas", dependencies: ["CCairo", "CPNG"]),
+    // Pure Swift stages.
+    .target(name: "Core"),
+    .target(name: "Scoring"),
+    .target(name: "Synth", dependencies: ["Core", "Scoring", "Canvas"]),
+    .target(name: "Inference", dependencies: []),
+    .executableTarget(
+      name: "BullseyeCLI",
+      dependencies: [
+        "Core", "Scoring", "Canvas", "Synth", "Inference",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Yams", package: "Yams"),
+      ]),
+    .testTarget(name: "CoreTests", dependencies: ["Core"]),
+    .testTarget(name: "ScoringTests", dependencies: ["Scoring"]),
+    .testTarget(name: "CanvasTests", dependencies: ["Canvas"]),
+    .testTarget(name: "SynthTests", dependencies: ["Synth", "Scoring", "Canvas", "Core"]),
+    .testTarget(name: "InferenceTests", dependencies: ["Inference"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "CLITests", dependencies: ["BullseyeCLI"]),
+  ]
+)
