@@ -26,7 +26,9 @@ let package = Package(
     // Pure Swift stages.
     .target(name: "Core"),
     .target(name: "Scoring"),
-    .target(name: "Synth", dependencies: ["Core", "Scoring", "Canvas"]),
+    .target(
+      name: "Synth",
+      dependencies: ["Core", "Scoring", "Canvas", .product(name: "Yams", package: "Yams")]),
     .target(name: "Inference", dependencies: []),
     .executableTarget(
       name: "BullseyeCLI",

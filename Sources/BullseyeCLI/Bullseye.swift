@@ -1,0 +1,39 @@
+import ArgumentParser
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `bullseye`: golden-data verification and simulation for camera-based scoring apps.
+@main
+struct Bullseye: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bullseye",
+    abstract: "Reproducible golden-data verification and simulation for camera-based scoring apps.",
+    subcommands: [ScoreCommand.self, SynthCommand.self, RenderCommand.self, FacesCommand.self, BenchCommand.self])
+
+  /// Every failure is one line on stderr and exit status 2; help and version exit 0.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch {
+      let code = exitCode(for: error)
+      if code == .success {
+        print(fullMessage(for: error))
+        Glibc.exit(0)
+      }
+      let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+      let line = Array("error: \(message)\n".utf8)
+      _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+      Glibc.exit(2)
+    }
+  }
+}
+
+/// A failure from a library stage, shown as its one-line description.
+struct CLIError: Error, CustomStringConvertible {
+  let description: String
+  init(_ error: some CustomStringConvertible) { description = error.description }
+  init(message: String) { description = message }
+}

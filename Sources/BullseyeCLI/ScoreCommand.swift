@@ -1,0 +1,47 @@
+import ArgumentParser
+import Core
+import Scoring
+
+/// `bullseye score`: one point on one face under one rule.
+struct ScoreCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "score", abstract: "Score one point on a face under a named boundary rule.")
+
+  @Option(help: "Face id or alias (see `bullseye faces`).") var face: String = "10_zone"
+  @Option(name: .customLong("diameter-cm"), help: "Nominal face diameter in cm (default: the face's first size).")
+  var diameterCm: Double?
+  @Option(help: "Boundary rule: inclusive, floor, strict, line-cutter.") var rule: String = "inclusive"
+  @Option(help: "x in face units (right is positive).") var x: Double
+  @Option(help: "y in face units (down is positive).") var y: Double
+  @Option(name: .customLong("arrow-mm"), help: "Shaft diameter in mm (line-cutter).") var arrowMM: Double = 5.5
+  @Option(help: "Arithmetic: double, float32, float32-native.") var precision: String = "double"
+  @Option(help: "Score on this spot index instead of the nearest (multi-spot faces).") var spot: Int?
+  @Flag(help: "Print one JSON object.") var json = false
+
+  func run() throws {
+    let request: ScoreRequest
+    let result: ScoreResult
+    do {
+      let f = try FaceCatalog.face(named: face)
+      guard let r = BoundaryRule(rawValue: rule) else { throw ScoringError.unknownRule(rule) }
+      guard let p = Precision(rawValue: precision) else { throw ScoringError.unknownPrecision(precision) }
+      request = ScoreRequest(face: f, x: x, y: y, rule: r, diameterCm: diameterCm, arrowMM: arrowMM,
+                             precision: p, spot: spot.map(SpotAssignment.index) ?? .nearest)
+      result = try Scorer.score(request)
+    } catch let e as ScoringError { throw CLIError(e) }
+    if json {
+      guard case .object(var fields) = result.json else { return }
+      fields["x_ring"] = .bool(result.isX)
+      fields["face"] = .string(request.face.id)
+      fields["rule"] = .string(request.rule.rawValue)
+      fields["precision"] = .string(request.precision.rawValue)
+      fields["diameter_cm"] = .double(request.diameterCm)
+      fields["arrow_mm"] = .double(request.arrowMM)
+      fields["top_score"] = .int(request.face.topScore)
+      print(try JSONValue.object(fields).canonicalText(), terminator: "")
+    } else {
+      print("\(result.label) (score \(result.score)) ring \(result.ring) distance \(result.distance) on \(request.face.id) [\(request.rule.rawValue), \(request.precision.rawValue)]")
+    }
+  }
+}
+

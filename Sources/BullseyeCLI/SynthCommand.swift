@@ -1,0 +1,50 @@
+import ArgumentParser
+import Canvas
+import Core
+import Foundation
+import Synth
+
+/// `bullseye synth`: render a target photo and its ground truth.
+struct SynthCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "synth",
+    abstract: "Render a synthetic target photo (random from a seed, or described by a scene file) and its ground truth.")
+
+  @Option(help: "Face id or alias.") var face: String = "10_zone"
+  @Option(name: .customLong("diameter-cm"), help: "Nominal face diameter in cm.") var diameterCm: Double?
+  @Option(help: "Seed for everything not pinned.") var seed: UInt64 = 0
+  @Option(help: "Number of arrows (random scenes).") var arrows: Int?
+  @Option(help: "Image size WIDTHxHEIGHT.") var size: String = "1280x960"
+  @Option(help: "A scene file (YAML) describing the scene.") var scenario: String?
+  @Option(help: "Output PNG path.") var out: String
+  @Option(help: "Ground-truth JSON path.") var truth: String?
+  @Option(help: "Also write a review overlay PNG here.") var overlay: String?
+
+  func run() throws {
+    for (flag, path) in [("--out", out), ("--truth", truth), ("--overlay", overlay)] {
+      if let path { try OutputPaths.checkWritable(path, flag: flag) }
+    }
+    let spec: SceneSpec
+    if let scenario {
+      guard let text = try? String(contentsOfFile: scenario, encoding: .utf8) else {
+        throw CLIError(message: "--scenario '\(scenario)' cannot be read: expected a readable YAML file")
+      }
+      do { spec = try SceneFile.decode(text, path: scenario) } catch { throw CLIError(error) }
+    } else {
+      guard let s = ImageSize(parsing: size) else {
+        throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT: expected e.g. 1280x960")
+      }
+      var s2 = SceneSpec(face: face, seed: seed, size: s, arrowCount: arrows)
+      s2.diameterCm = diameterCm
+      spec = s2
+    }
+    do {
+      let result = try Synthesizer.render(spec)
+      try PNG.write(result.image, to: out)
+      if let truth { try AtomicFile.write(try result.truth.json.canonicalText(), to: truth) }
+      if let overlay { try PNG.write(try TruthOverlay.draw(result.truth, on: result.image), to: overlay) }
+    } catch let e as SynthError { throw CLIError(e) }
+    catch let e as CanvasError { throw CLIError(e) }
+    catch let e as CoreError { throw CLIError(e) }
+  }
+}

@@ -1,0 +1,15 @@
+import CCairo
+import CPNG
+
+/// Runtime versions of the native libraries, for provenance records and bug reports.
+public enum CanvasVersions {
+  /// cairo's runtime version, e.g. "1.16.0".
+  public static var cairo: String { String(cString: cairo_version_string()) }
+  /// libpng's runtime version, e.g. "1.6.39".
+  public static var libpng: String { String(cString: cpng_libpng_version()) }
+  /// pixman's runtime version (cairo's rasterizer), e.g. "0.42.2".
+  public static var pixman: String? {
+    guard let text = pixman_version_string() else { return nil }
+    return String(cString: text)
+  }
+}

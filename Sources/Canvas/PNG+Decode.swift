@@ -1,0 +1,41 @@
+import CPNG
+
+extension PNG {
+  /// Decodes any PNG (bit depth 1–16; gray, gray+alpha, palette with tRNS, RGB, RGBA;
+  /// interlaced or not) to 8-bit straight-alpha RGBA. The header is checked against
+  /// `limits` before any pixel memory is allocated, so decompression bombs fail fast.
+  public static func decode(
+    _ bytes: [UInt8], limits: ImageLimits = .default
+  ) throws(CanvasError) -> RGBA8Image {
+    var error = cpng_error()
+    var header = cpng_header()
+    let headerStatus = bytes.withUnsafeBufferPointer { buffer in
+      cpng_read_header(buffer.baseAddress, buffer.count, &header, &error)
+    }
+    guard headerStatus == CPNG_OK else { throw Self.error(headerStatus, &error) }
+
+    let width = Int(header.width)
+    let height = Int(header.height)
+    try limits.validate(width: width, height: height)
+
+    var status = CPNG_OK
+    let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+      status = bytes.withUnsafeBufferPointer { input in
+        cpng_decode_rgba8(
+          input.baseAddress, input.count, header.width, header.height,
+          out.baseAddress, out.count, &error)
+      }
+      if status != CPNG_OK { out.initialize(repeating: 0) }  // keep the buffer defined
+      count = out.count
+    }
+    guard status == CPNG_OK else { throw Self.error(status, &error) }
+    return RGBA8Image(unchecked: width, height: height, pixels: pixels)
+  }
+
+  /// Reads and decodes the PNG file at `path`.
+  public static func read(
+    path: String, limits: ImageLimits = .default
+  ) throws(CanvasError) -> RGBA8Image {
+    try decode(FileIO.readAll(path: path), limits: limits)
+  }
+}

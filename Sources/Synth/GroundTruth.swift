@@ -1,0 +1,62 @@
+import Core
+import Scoring
+
+/// What is really in a synthesized image: the camera, the target's outline in
+/// pixels, and every arrow's impact point with its score under every rule.
+public struct GroundTruth: Sendable, Hashable {
+  /// One arrow's truth.
+  public struct ArrowTruth: Sendable, Hashable {
+    public let pixelX: Double, pixelY: Double
+    public let normalizedX: Double, normalizedY: Double
+    public let style: ArrowStyle
+    public let shaftMM: Double
+    /// Scores keyed by rule (line-cutter uses this arrow's shaft).
+    public let scores: [BoundaryRule: ScoreResult]
+    /// Impact box in pixels [x1, y1, x2, y2], centred on the entry point.
+    public let box: [Double]
+    /// The seed-000 camera score (inclusive rule).
+    public var inclusive: ScoreResult { scores[.inclusive]! }
+  }
+
+  public let scene: Scene
+  public let homography: [Double]
+  public let ellipse: Ellipse?
+  public let spotEllipses: [Ellipse?]
+  /// Box around the outermost scoring ring(s), pixels [x1, y1, x2, y2].
+  public let targetBox: [Double]
+  public let arrows: [ArrowTruth]
+
+  /// Computes the truth for a resolved scene.
+  public init(scene: Scene) {
+    self.scene = scene
+    let cam = scene.camera
+    homography = cam.homography
+    ellipse = Ellipse.image(of: homography)
+    spotEllipses = scene.face.spots.map { Ellipse.image(of: cam.homography, cx: $0.x, cy: $0.y, radius: $0.radius) }
+    var xs: [Double] = [], ys: [Double] = []
+    for s in scene.face.spots {
+      for i in 0..<360 {
+        let t = Double(i) * .pi / 180
+        let p = cam.project(u: s.x + s.radius * Self.cosine(t), v: s.y + s.radius * Self.sine(t))
+        xs.append(p.x); ys.append(p.y)
+      }
+    }
+    targetBox = [xs.min()!, ys.min()!, xs.max()!, ys.max()!]
+    let unitsPerMetre = scene.face.spots[0].radius * 1000 / scene.face.spotRadiusMM(diameterCm: scene.diameterCm)
+    arrows = scene.arrows.map { a in
+      let p = cam.project(u: a.x, v: a.y)
+      var scores: [BoundaryRule: ScoreResult] = [:]
+      for rule in BoundaryRule.allCases {
+        let req = ScoreRequest(face: scene.face, x: a.x, y: a.y, rule: rule, diameterCm: scene.diameterCm, arrowMM: a.shaftMM)
+        scores[rule] = Scorer.scoreUnchecked(req)
+      }
+      // Box: six shaft diameters across, at least 12 px, at the local scale.
+      let half = max(6, 3 * a.shaftMM / 1000 * unitsPerMetre * cam.pixelsPerUnit(u: a.x, v: a.y))
+      return ArrowTruth(pixelX: p.x, pixelY: p.y, normalizedX: a.x, normalizedY: a.y, style: a.style,
+                        shaftMM: a.shaftMM, scores: scores, box: [p.x - half, p.y - half, p.x + half, p.y + half])
+    }
+  }
+
+  static func cosine(_ t: Double) -> Double { _cosine(t) }
+  static func sine(_ t: Double) -> Double { _sine(t) }
+}

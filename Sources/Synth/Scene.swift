@@ -1,0 +1,130 @@
+import Core
+import Scoring
+
+/// A fully resolved scene: every number decided, nothing left to chance.
+/// Rendering a `Scene` is a pure function of its fields.
+public struct Scene: Sendable, Hashable {
+  public let face: Face
+  public let diameterCm: Double
+  public let seed: UInt64
+  public let camera: Camera
+  public let centerX: Double, centerY: Double, radiusPx: Double
+  public let rotationDeg: Double, tiltDeg: Double, tiltAxisDeg: Double
+  public let look: Look
+  public let arrows: [Arrow]
+
+  /// The resolved look of the photo.
+  public struct Look: Sendable, Hashable {
+    public let background: Background, boss: Boss, whiteBalance: WhiteBalance
+    public let lighting: Double, lightingAngleDeg: Double, vignette: Double
+    public let blur: Double, noise: Double, jpeg: Double
+    public let oldHoles: Int, tornCentre: Bool
+    /// Paper tint and boss base colour, as 0xRRGGBB.
+    public let paper: UInt32, bossColor: UInt32
+  }
+
+  /// One resolved arrow.
+  public struct Arrow: Sendable, Hashable {
+    public let x: Double, y: Double
+    public let style: ArrowStyle
+    public let shaftMM: Double
+    /// Direction the shaft leaves the face, face-local (z < 0 is toward the camera).
+    let dir: Vec3
+    /// Exposed shaft length in metres.
+    let lengthM: Double
+    /// Shaft, fletching and nock colours (0xRRGGBB).
+    let shaftColor: UInt32, fletchColor: UInt32, nockColor: UInt32
+    /// Rotation of the fletching about the shaft, radians.
+    let roll: Double
+  }
+}
+
+/// Limits on what a scene may ask for.
+public enum SceneLimits {
+  /// Largest image side, in pixels.
+  public static let maxSide = 16384
+  /// Most arrows in one scene.
+  public static let maxArrows = 200
+}
+
+extension Scene {
+  /// Resolves a spec: validates it, then fills every unspecified field from the
+  /// seeded generator (one independent sub-stream per concern, so pinning one
+  /// field never shifts the others).
+  public static func resolve(_ spec: SceneSpec) throws(SynthError) -> Scene {
+    let face: Face
+    do { face = try FaceCatalog.face(named: spec.face) } catch { throw .scoring(error) }
+    let w = spec.size.width, h = spec.size.height
+    for (name, v) in [("width", w), ("height", h)] where !(1...SceneLimits.maxSide).contains(v) {
+      throw .invalid(name: "image \(name)", value: String(v), expected: "1...\(SceneLimits.maxSide) px")
+    }
+    let diameter = spec.diameterCm ?? face.diametersCm[0]
+    try check("diameter_cm", diameter, 1...1000)
+    var root = SeededGenerator(seed: spec.seed)
+    var cam = root.fork("camera")
+    var lookRNG = root.fork("look")
+    var arrowRNG = root.fork("arrows")
+
+    let minSide = Double(min(w, h)), maxSide = Double(max(w, h))
+    let radius = spec.camera.radius ?? cam.uniform(0.28...0.40) * minSide
+    try check("camera.radius", radius, 1...(4 * maxSide))
+    let margin = radius * 1.2
+    let defaultCX = Double(w) / 2 + cam.uniform(-1...1) * max(0, Double(w) / 2 - margin) * 0.5
+    let defaultCY = Double(h) / 2 + cam.uniform(-1...1) * max(0, Double(h) / 2 - margin) * 0.5
+    if let c = spec.camera.center, c.count != 2 {
+      throw .invalid(name: "camera.center", value: "\(c)", expected: "[x, y] in pixels")
+    }
+    let cx = spec.camera.center?[0] ?? defaultCX, cy = spec.camera.center?[1] ?? defaultCY
+    try check("camera.center x", cx, -maxSide...(2 * maxSide))
+    try check("camera.center y", cy, -maxSide...(2 * maxSide))
+    let rotation = spec.camera.rotationDeg ?? cam.uniform(-30...30)
+    let tilt = spec.camera.tiltDeg ?? cam.uniform(0...25)
+    let tiltAxis = spec.camera.tiltAxisDeg ?? cam.uniform(0...180)
+    let focal = spec.camera.focalPx ?? cam.uniform(0.9...1.4) * maxSide
+    try check("camera.rotation_deg", rotation, -3600...3600)
+    try check("camera.tilt_deg", tilt, 0...75)
+    try check("camera.tilt_axis_deg", tiltAxis, -3600...3600)
+    try check("camera.focal_px", focal, 1...(100 * maxSide))
+    let camera = Camera(width: w, height: h, centerX: cx, centerY: cy, radiusPx: radius,
+                        rotationDeg: rotation, tiltDeg: tilt, tiltAxisDeg: tiltAxis, focalPx: focal)
+
+    let look = try resolveLook(spec.scene, &lookRNG)
+    let arrows = try resolveArrows(spec, face: face, &arrowRNG)
+    return Scene(face: face, diameterCm: diameter, seed: spec.seed, camera: camera, centerX: cx, centerY: cy,
+                 radiusPx: radius, rotationDeg: rotation, tiltDeg: tilt, tiltAxisDeg: tiltAxis,
+                 look: look, arrows: arrows)
+  }
+
+  static func check(_ name: String, _ v: Double, _ range: ClosedRange<Double>) throws(SynthError) {
+    guard v.isFinite, range.contains(v) else {
+      throw .invalid(name: name, value: "\(v)", expected: "a finite number in \(range.lowerBound)...\(range.upperBound)")
+    }
+  }
+
+  static func resolveLook(_ s: LookSpec, _ g: inout SeededGenerator) throws(SynthError) -> Look {
+    let background = s.background ?? g.pick(Background.allCases)
+    let boss = s.boss ?? g.pick(Boss.allCases)
+    let wb = s.whiteBalance ?? g.pick(WhiteBalance.allCases)
+    let lighting = s.lighting ?? g.uniform(0...0.3)
+    let angle = g.uniform(0...360)
+    let vignette = s.vignette ?? g.uniform(0...0.25)
+    let blur = s.blur ?? g.uniform(0.3...1.2)
+    let noise = s.noise ?? g.uniform(1...6)
+    let jpeg = s.jpeg ?? g.uniform(0...0.12)
+    let holes = s.oldHoles ?? g.int(0...60)
+    let torn = s.tornCentre ?? g.chance(0.35)
+    try check("scene.lighting", lighting, 0...1)
+    try check("scene.vignette", vignette, 0...1)
+    try check("scene.blur", blur, 0...20)
+    try check("scene.noise", noise, 0...64)
+    try check("scene.jpeg", jpeg, 0...1)
+    guard (0...1000).contains(holes) else {
+      throw .invalid(name: "scene.old_holes", value: String(holes), expected: "0...1000")
+    }
+    let papers: [UInt32] = [0xFBFAF5, 0xF4F1E8, 0xFFFFFF, 0xEFEDE4]
+    let bosses: [UInt32] = boss == .straw ? [0xC9A66B, 0xB8945A, 0xD2B27A] : [0xDCDAD2, 0xC8CCC4, 0xE4E1D8]
+    return Look(background: background, boss: boss, whiteBalance: wb, lighting: lighting, lightingAngleDeg: angle,
+                vignette: vignette, blur: blur, noise: noise, jpeg: jpeg, oldHoles: holes, tornCentre: torn,
+                paper: g.pick(papers), bossColor: g.pick(bosses))
+  }
+}

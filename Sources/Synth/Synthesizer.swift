@@ -1,0 +1,62 @@
+import Canvas
+import Core
+
+/// A rendered scene and what is really in it.
+public struct SynthResult: Sendable {
+  public let image: RGBA8Image
+  public let truth: GroundTruth
+}
+
+/// The Synth stage's entry point: a scene spec in, a photo-like image and its
+/// ground truth out. Same spec → byte-identical pixels.
+public enum Synthesizer {
+  /// Resolves and renders a spec.
+  public static func render(_ spec: SceneSpec) throws(SynthError) -> SynthResult {
+    try render(Scene.resolve(spec))
+  }
+
+  /// Renders a resolved scene: cairo draws the geometry, then the photo kernels
+  /// add light, blur, compression artefacts and sensor noise.
+  public static func render(_ scene: Scene) throws(SynthError) -> SynthResult {
+    let w = scene.camera.width, h = scene.camera.height
+    var root = SeededGenerator(seed: scene.seed)
+    _ = root.fork("camera"); _ = root.fork("look"); _ = root.fork("arrows")
+    var paintRNG = root.fork("paint")
+    var noiseRNG = root.fork("noise")
+    let drawn: RGBA8Image
+    do {
+      let surface = try Surface(width: w, height: h)
+      let ctx = try Context(surface)
+      Painter(scene: scene, ctx: ctx).paint(&paintRNG)
+      try ctx.check()
+      drawn = surface.image()
+    } catch { throw .canvas(error) }
+
+    var rgb = [Float](repeating: 0, count: w * h * 3)
+    for i in 0..<(w * h) {
+      rgb[i * 3] = Float(drawn.pixels[i * 4])
+      rgb[i * 3 + 1] = Float(drawn.pixels[i * 4 + 1])
+      rgb[i * 3 + 2] = Float(drawn.pixels[i * 4 + 2])
+    }
+    let look = scene.look
+    let gains: (Float, Float, Float) = switch look.whiteBalance {
+    case .neutral: (1, 1, 1)
+    case .warm: (1.06, 1.0, 0.88)
+    case .cool: (0.92, 0.99, 1.08)
+    }
+    applyLighting(&rgb, width: w, height: h, gains: gains, amount: look.lighting,
+                  angleDeg: look.lightingAngleDeg, vignette: look.vignette)
+    var scratch = [Float](repeating: 0, count: rgb.count)
+    gaussianBlur(&rgb, scratch: &scratch, width: w, height: h, sigma: look.blur)
+    jpegArtefacts(&rgb, width: w, height: h, strength: look.jpeg)
+    addNoise(&rgb, sigma: look.noise, rng: &noiseRNG)
+
+    var out = [UInt8](repeating: 255, count: w * h * 4)
+    for i in 0..<(w * h) {
+      for c in 0..<3 { out[i * 4 + c] = UInt8(min(255, max(0, rgb[i * 3 + c].rounded()))) }
+    }
+    do {
+      return SynthResult(image: try RGBA8Image(width: w, height: h, pixels: out), truth: GroundTruth(scene: scene))
+    } catch { throw .canvas(error) }
+  }
+}
