@@ -37,11 +37,12 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
-    .testTarget(name: "ScoringTests", dependencies: ["Scoring"]),
+    .testTarget(name: "ScoringTests", dependencies: ["Scoring", "TestSupport"]),
     .testTarget(name: "CanvasTests", dependencies: ["Canvas"]),
-    .testTarget(name: "SynthTests", dependencies: ["Synth", "Scoring", "Canvas", "Core"]),
+    .testTarget(name: "SynthTests", dependencies: ["Synth", "Scoring", "Canvas", "Core", "TestSupport"]),
     .testTarget(name: "InferenceTests", dependencies: ["Inference"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "CLITests", dependencies: ["BullseyeCLI"]),
+    .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core"]),
   ]
 )

@@ -20,10 +20,8 @@ struct SynthBench: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "synth", abstract: "Render time of one scene with shafted arrows.")
   @Option var size: String = "1280x960"
   @Option var arrows: Int = 6
-  @Option var repeat_: Int = 5
+  @Option(name: .customLong("repeat")) var repeat_: Int = 5
   @Flag var json = false
-
-  enum CodingKeys: String, CodingKey { case size, arrows, repeat_ = "repeat", json }
 
   func run() throws {
     guard let s = ImageSize(parsing: size) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT") }

@@ -8,14 +8,14 @@ struct ScoreCommand: ParsableCommand {
     commandName: "score", abstract: "Score one point on a face under a named boundary rule.")
 
   @Option(help: "Face id or alias (see `bullseye faces`).") var face: String = "10_zone"
-  @Option(name: .customLong("diameter-cm"), help: "Nominal face diameter in cm (default: the face's first size).")
+  @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm (default: the face's first size).")
   var diameterCm: Double?
   @Option(help: "Boundary rule: inclusive, floor, strict, line-cutter.") var rule: String = "inclusive"
-  @Option(help: "x in face units (right is positive).") var x: Double
-  @Option(help: "y in face units (down is positive).") var y: Double
-  @Option(name: .customLong("arrow-mm"), help: "Shaft diameter in mm (line-cutter).") var arrowMM: Double = 5.5
+  @Option(parsing: .unconditional, help: "x in face units (right is positive).") var x: Double
+  @Option(parsing: .unconditional, help: "y in face units (down is positive).") var y: Double
+  @Option(name: .customLong("arrow-mm"), parsing: .unconditional, help: "Shaft diameter in mm (line-cutter).") var arrowMM: Double = 5.5
   @Option(help: "Arithmetic: double, float32, float32-native.") var precision: String = "double"
-  @Option(help: "Score on this spot index instead of the nearest (multi-spot faces).") var spot: Int?
+  @Option(parsing: .unconditional, help: "Score on this spot index instead of the nearest (multi-spot faces).") var spot: Int?
   @Flag(help: "Print one JSON object.") var json = false
 
   func run() throws {

@@ -11,10 +11,10 @@ struct SynthCommand: ParsableCommand {
     abstract: "Render a synthetic target photo (random from a seed, or described by a scene file) and its ground truth.")
 
   @Option(help: "Face id or alias.") var face: String = "10_zone"
-  @Option(name: .customLong("diameter-cm"), help: "Nominal face diameter in cm.") var diameterCm: Double?
+  @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm.") var diameterCm: Double?
   @Option(help: "Seed for everything not pinned.") var seed: UInt64 = 0
-  @Option(help: "Number of arrows (random scenes).") var arrows: Int?
-  @Option(help: "Image size WIDTHxHEIGHT.") var size: String = "1280x960"
+  @Option(parsing: .unconditional, help: "Number of arrows (random scenes).") var arrows: Int?
+  @Option(parsing: .unconditional, help: "Image size WIDTHxHEIGHT.") var size: String = "1280x960"
   @Option(help: "A scene file (YAML) describing the scene.") var scenario: String?
   @Option(help: "Output PNG path.") var out: String
   @Option(help: "Ground-truth JSON path.") var truth: String?

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// Every bad input: one line on stderr naming the value, exit status 2,
+/// nothing written.
+struct ErrorPathTests {
+  struct Case: Sendable, CustomTestStringConvertible {
+    let args: [String]
+    let mentions: String
+    var testDescription: String { args.joined(separator: " ") }
+  }
+
+  static let score = ["score", "--x", "0", "--y", "0"]
+  static let cases: [Case] = [
+    Case(args: ["score", "--face", "dartboard", "--x", "0", "--y", "0"], mentions: "dartboard"),
+    Case(args: score + ["--rule", "nearest"], mentions: "nearest"),
+    Case(args: score + ["--precision", "half"], mentions: "half"),
+    Case(args: ["score", "--x", "nan", "--y", "0"], mentions: "nan"),
+    Case(args: ["score", "--x", "0", "--y", "inf"], mentions: "inf"),
+    Case(args: score + ["--diameter-cm", "-122"], mentions: "-122"),
+    Case(args: score + ["--diameter-cm", "0"], mentions: "0"),
+    Case(args: score + ["--arrow-mm", "-1"], mentions: "-1"),
+    Case(args: ["score", "--x", "abc", "--y", "0"], mentions: "abc"),
+    Case(args: ["synth", "--size", "0x960", "--out", "OUT/a.png"], mentions: "0"),
+    Case(args: ["synth", "--size", "-5x960", "--out", "OUT/a.png"], mentions: "-5"),
+    Case(args: ["synth", "--size", "20000x960", "--out", "OUT/a.png"], mentions: "20000"),
+    Case(args: ["synth", "--size", "bigxsmall", "--out", "OUT/a.png"], mentions: "bigxsmall"),
+    Case(args: ["synth", "--face", "dartboard", "--out", "OUT/a.png"], mentions: "dartboard"),
+    Case(args: ["synth", "--arrows", "-3", "--size", "64x64", "--out", "OUT/a.png"], mentions: "-3"),
+    Case(args: ["synth", "--diameter-cm", "nan", "--size", "64x64", "--out", "OUT/a.png"], mentions: "nan"),
+    Case(args: ["synth", "--size", "64x64", "--out", "OUT/missing/a.png", "--truth", "OUT/a.json"], mentions: "missing"),
+    Case(args: ["synth", "--size", "64x64", "--out", "OUT/a.png", "--truth", "OUT/nowhere/a.json"], mentions: "nowhere"),
+    Case(args: ["synth", "--scenario", "OUT/none.yaml", "--out", "OUT/a.png"], mentions: "none.yaml"),
+  ]
+
+  @Test(arguments: cases)
+  func failsCleanly(c: Case) throws {
+    let dir = try CLIRunner.scratch("err-\(abs(c.testDescription.hashValue))")
+    let r = try CLIRunner.run(c.args.map { $0.replacingOccurrences(of: "OUT", with: dir) })
+    #expect(r.status == 2)
+    let lines = r.stderr.split(separator: "\n")
+    #expect(lines.count == 1, "stderr: \(r.stderr)")
+    #expect(r.stderr.contains(c.mentions), "stderr: \(r.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty, "something was written")
+  }
+
+  @Test func malformedScenarioNamesFileLineAndColumn() throws {
+    let dir = try CLIRunner.scratch("badyaml")
+    try "face: 10_zone\nscene:\n  noize: 3\n".write(toFile: dir + "/bad.yaml", atomically: true, encoding: .utf8)
+    let r = try CLIRunner.run(["synth", "--scenario", dir + "/bad.yaml", "--out", dir + "/a.png"])
+    #expect(r.status == 2)
+    #expect(r.stderr.contains("bad.yaml:3:3: unknown key 'scene.noize'"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/a.png"))
+  }
+
+  @Test func helpExitsZero() throws {
+    let r = try CLIRunner.run(["--help"])
+    #expect(r.status == 0 && r.stdout.contains("synth") && r.stdout.contains("score"))
+  }
+}

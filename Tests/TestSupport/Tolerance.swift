@@ -1,0 +1,22 @@
+/// Named tolerances for comparing floating-point results in tests; never bare
+/// numbers sprinkled through assertions.
+public enum Tolerance: Sendable {
+  /// Bit-for-bit equality.
+  case exact
+  /// Within 1e-9 absolute: a value computed two ways in Double.
+  case close
+  /// Within 1e-6 absolute: geometry recomputed through matrices (pixels).
+  case geometric
+  /// Within 1e-3 absolute: Float32 pipelines summed in different orders.
+  case float32Sum
+
+  /// True when `a` and `b` agree under this tolerance.
+  public func accepts(_ a: Double, _ b: Double) -> Bool {
+    switch self {
+    case .exact: return a == b
+    case .close: return abs(a - b) <= 1e-9
+    case .geometric: return abs(a - b) <= 1e-6
+    case .float32Sum: return abs(a - b) <= 1e-3
+    }
+  }
+}
