@@ -13,6 +13,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     // C layer: cairo through pkg-config, libpng behind a small shim that owns setjmp.
@@ -29,11 +30,23 @@ let package = Package(
     .target(
       name: "Synth",
       dependencies: ["Core", "Scoring", "Canvas", .product(name: "Yams", package: "Yams")]),
-    .target(name: "Inference", dependencies: []),
+    .target(name: "CKernels"),
+    .target(name: "Inference", dependencies: ["CKernels"]),
+    .target(name: "Detection", dependencies: ["Core", "Canvas", "Scoring"]),
+    .target(name: "Adjustment", dependencies: ["Core", "Scoring"]),
+    .target(
+      name: "Persistence",
+      dependencies: ["Core", "Scoring", .product(name: "GRDB", package: "GRDB.swift")]),
+    .target(
+      name: "Pipeline",
+      dependencies: [
+        "Core", "Canvas", "Scoring", "Inference", "Detection", "Adjustment", "Persistence",
+        .product(name: "Yams", package: "Yams"),
+      ]),
     .executableTarget(
       name: "BullseyeCLI",
       dependencies: [
-        "Core", "Scoring", "Canvas", "Synth", "Inference",
+        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -43,6 +56,10 @@ let package = Package(
     .testTarget(name: "CanvasTests", dependencies: ["Canvas"]),
     .testTarget(name: "SynthTests", dependencies: ["Synth", "Scoring", "Canvas", "Core", "TestSupport"]),
     .testTarget(name: "InferenceTests", dependencies: ["Inference"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "DetectionTests", dependencies: ["Detection", "Synth", "Scoring", "TestSupport"]),
+    .testTarget(name: "AdjustmentTests", dependencies: ["Adjustment", "Scoring", "TestSupport"]),
+    .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Scoring", "TestSupport"]),
+    .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Synth", "Scoring", "Canvas", "TestSupport"]),
     .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core"]),
   ]
 )

@@ -1,0 +1,66 @@
+// CKernels: SIMD microkernels for Inference, with runtime CPU dispatch.
+//
+// Determinism rule (shared by every path): each output element is one
+// accumulator that starts at its bias (or 0) and takes fused multiply-adds in
+// increasing reduction index order. SIMD lanes run across independent outputs,
+// never across the reduction, so the AVX-512, AVX2 and scalar (fmaf) paths
+// give bit-identical results.
+#ifndef CKERNELS_H
+#define CKERNELS_H
+
+#include <stddef.h>
+
+enum {
+  BK_ISA_SCALAR = 0,
+  BK_ISA_AVX2 = 1,   // AVX2 + FMA
+  BK_ISA_AVX512 = 2, // AVX-512F
+};
+
+/// The best instruction set this CPU and OS support (cpuid + xgetbv).
+int bk_best_isa(void);
+
+/// C[m, n] = bias[m] + sum_k A[m, k] * B[k, n] (row-major, strides in floats).
+/// `bias` may be NULL (0). `isa` above the machine's best falls back down.
+void bk_gemm(int isa, ptrdiff_t M, ptrdiff_t N, ptrdiff_t K,
+             const float *A, ptrdiff_t lda, const float *B, ptrdiff_t ldb,
+             float *C, ptrdiff_t ldc, const float *bias);
+
+/// Reference for bk_gemm: a plain triple loop with fmaf.
+void bk_gemm_naive(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K,
+                   const float *A, ptrdiff_t lda, const float *B,
+                   ptrdiff_t ldb, float *C, ptrdiff_t ldc, const float *bias);
+
+enum {
+  BK_ACT_NONE = 0,
+  BK_ACT_RELU = 1,
+  BK_ACT_SIGMOID = 2,
+  BK_ACT_SILU = 3,        // x * sigmoid(x), the product of the two ops
+  BK_ACT_HARDSIGMOID = 4, // max(0, min(1, alpha * x + beta))
+  BK_ACT_HARDSWISH = 5,   // x * hardsigmoid(x)
+};
+
+/// Applies an activation in place. Scalar code without contraction, so every
+/// machine and every fused/unfused graph gives the same bits.
+void bk_activate(float *x, ptrdiff_t n, int act, float alpha, float beta);
+
+/// exp(x) from +, * and bit operations only (about 1 ulp): identical on every
+/// machine, unlike libm variants picked at load time.
+float bk_expf(float x);
+
+/// Unfolds one image [C, H, W] into cols[(c*KH + i)*KW + j][oh*OW + ow] for
+/// channels [c0, c1). Padding reads as 0.
+void bk_im2col(float *cols, const float *x, ptrdiff_t C, ptrdiff_t H,
+               ptrdiff_t W, ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh,
+               ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t dh,
+               ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t c0,
+               ptrdiff_t c1);
+
+/// Depthwise convolution of channels [c0, c1) of one image: y[c] = bias[c] +
+/// sum_{i,j} w[c,i,j] * x[c, ...] over in-bounds taps, fmaf in (i, j) order.
+void bk_depthwise(int isa, float *y, const float *x, const float *w,
+                  const float *bias, ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH,
+                  ptrdiff_t KW, ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph,
+                  ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH,
+                  ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1);
+
+#endif

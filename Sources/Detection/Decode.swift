@@ -1,0 +1,31 @@
+/// Decodes a detector's output tensor into candidates, one per anchor.
+///
+/// Shape: `values` is row-major [1, rows, anchors]; rows 0–3 are cx, cy, w, h in
+/// input pixels. Ultralytics: rows 4… are class scores (the best class wins);
+/// seed 001: row 4 is the confidence and row 5 the class id.
+public func decodeOutput(_ values: [Float], shape: [Int], layout: OutputLayout) throws(DetectionError) -> [RawBox] {
+  guard shape.count == 3, shape[0] == 1, shape[1] >= 5, shape[2] > 0 else {
+    throw .badTensor("output shape \(shape) is not a detector output: expected [1, 4 + classes, anchors], e.g. [1, 6, 8400]")
+  }
+  let rows = shape[1], anchors = shape[2]
+  guard values.count == rows * anchors else {
+    throw .badTensor("output has \(values.count) values: expected \(rows) × \(anchors) = \(rows * anchors)")
+  }
+  if layout == .seed001, rows != 6 {
+    throw .badTensor("seed-001 layout needs 6 rows (box, confidence, class id): got \(rows)")
+  }
+  var out: [RawBox] = []
+  out.reserveCapacity(anchors)
+  for a in 0..<anchors {
+    @inline(__always) func v(_ r: Int) -> Double { Double(values[r * anchors + a]) }
+    var best = 0, score = v(4)
+    switch layout {
+    case .ultralytics:
+      for c in 1..<(rows - 4) where v(4 + c) > score { best = c; score = v(4 + c) }
+    case .seed001:
+      best = Int(v(5).rounded())
+    }
+    out.append(RawBox(cx: v(0), cy: v(1), w: v(2), h: v(3), confidence: score, classID: best))
+  }
+  return out
+}

@@ -1,0 +1,42 @@
+/// Settings for decode → threshold → NMS → back-transform.
+public struct DetectionSettings: Sendable, Hashable {
+  public var confidenceThreshold: Double
+  public var nms: NMSVariant
+  public var iouThreshold: Double
+  public var mapping: InputMapping
+  public init(confidenceThreshold: Double, nms: NMSVariant, iouThreshold: Double, mapping: InputMapping) {
+    self.confidenceThreshold = confidenceThreshold; self.nms = nms; self.iouThreshold = iouThreshold; self.mapping = mapping
+  }
+}
+
+/// What happened to each candidate, for reports and goldens.
+public struct DetectionOutput: Sendable, Hashable {
+  /// Kept arrow impacts (class 0), in NMS order.
+  public var arrows: [Detection]
+  /// Kept target-face boxes (class 1), best first.
+  public var targets: [Detection]
+  /// Candidates at or above the threshold (before NMS).
+  public var aboveThreshold: Int
+  /// Candidates suppressed by NMS.
+  public var suppressed: Int
+}
+
+/// The Detection stage's entry point.
+public enum DetectionStage {
+  /// Thresholds (≥, as both apps), suppresses, and maps boxes to image pixels.
+  public static func run(_ candidates: [RawBox], settings s: DetectionSettings) -> DetectionOutput {
+    let passing = candidates.indices.filter { candidates[$0].confidence >= s.confidenceThreshold }
+    let boxes = passing.map { candidates[$0] }
+    let kept = suppress(boxes, variant: s.nms, threshold: s.iouThreshold)
+    var arrows: [Detection] = [], targets: [Detection] = []
+    for k in kept {
+      let b = boxes[k]
+      let px = s.mapping.toImage(b)
+      let d = Detection(box: px, centerX: Float(px.centerX), centerY: Float(px.centerY),
+                        confidence: b.confidence, classID: b.classID, source: passing[k])
+      if b.classID == 1 { targets.append(d) } else { arrows.append(d) }
+    }
+    targets.sort { $0.confidence > $1.confidence }
+    return DetectionOutput(arrows: arrows, targets: targets, aboveThreshold: boxes.count, suppressed: boxes.count - kept.count)
+  }
+}

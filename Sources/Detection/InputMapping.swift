@@ -1,0 +1,47 @@
+/// How an image was fitted into the square model input, and how boxes go back.
+public enum InputMapping: Sendable, Hashable {
+  /// Vision `.scaleFill`: the image stretched to the input; boxes come back as
+  /// Vision observations (normalized, origin bottom-left) and are flipped to
+  /// top-left pixels exactly as seed 000 does.
+  case stretch(imageWidth: Int, imageHeight: Int, input: Int)
+  /// Ultralytics letterbox on gray 114, with the padding rounded as
+  /// `scale_boxes` does (pad = round(p − 0.1)); `roundedPadding: false` is the
+  /// naive variant that keeps the fractional padding.
+  case letterbox(imageWidth: Int, imageHeight: Int, input: Int, roundedPadding: Bool)
+
+  /// Letterbox geometry: gain, resized size, and the padding (left, top) used
+  /// when drawing the input and when mapping boxes back.
+  public static func letterboxGeometry(imageWidth w: Int, imageHeight h: Int, input: Int)
+    -> (gain: Double, newWidth: Int, newHeight: Int, left: Int, top: Int, backPadX: Double, backPadY: Double, rawPadX: Double, rawPadY: Double)
+  {
+    let gain = min(Double(input) / Double(h), Double(input) / Double(w))
+    let nw = Int((Double(w) * gain).rounded(.toNearestOrEven)), nh = Int((Double(h) * gain).rounded(.toNearestOrEven))
+    let dw = Double(input - nw) / 2, dh = Double(input - nh) / 2
+    let left = Int((dw - 0.1).rounded(.toNearestOrEven)), top = Int((dh - 0.1).rounded(.toNearestOrEven))
+    // scale_boxes recomputes the pad from the gain, then rounds it the same way.
+    let px = (Double(input) - Double(w) * gain) / 2, py = (Double(input) - Double(h) * gain) / 2
+    // The naive back-transform reuses the drawing pad (dw, dh) unrounded.
+    return (gain, nw, nh, left, top, (px - 0.1).rounded(.toNearestOrEven), (py - 0.1).rounded(.toNearestOrEven), dw, dh)
+  }
+
+  /// Maps a model-input box to image pixels (top-left origin).
+  public func toImage(_ b: RawBox) -> PixelBox {
+    switch self {
+    case .stretch(let w, let h, let input):
+      // Vision observation: normalized, origin bottom-left.
+      let s = Double(input)
+      let ox = (b.cx - b.w / 2) / s, ow = b.w / s, oh = b.h / s
+      let oy = 1 - (b.cy + b.h / 2) / s
+      // Seed 000's flip: y = (1 − oy − h) · H.
+      return PixelBox(x: ox * Double(w), y: (1.0 - oy - oh) * Double(h), width: ow * Double(w), height: oh * Double(h))
+    case .letterbox(let w, let h, let input, let rounded):
+      let g = InputMapping.letterboxGeometry(imageWidth: w, imageHeight: h, input: input)
+      let px = rounded ? g.backPadX : g.rawPadX, py = rounded ? g.backPadY : g.rawPadY
+      var x1 = (b.cx - b.w / 2 - px) / g.gain, y1 = (b.cy - b.h / 2 - py) / g.gain
+      var x2 = (b.cx + b.w / 2 - px) / g.gain, y2 = (b.cy + b.h / 2 - py) / g.gain
+      x1 = min(max(x1, 0), Double(w)); x2 = min(max(x2, 0), Double(w))
+      y1 = min(max(y1, 0), Double(h)); y2 = min(max(y2, 0), Double(h))
+      return PixelBox(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import Canvas
+import Scoring
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where the face is in the image.
+public struct TargetFit: Sendable, Hashable {
+  /// The outermost scoring ring as an ellipse in pixels.
+  public var ellipse: FittedEllipse
+  /// `ring-edges` (refined on the image), `box` (from a detection box) or `hint`.
+  public var method: String
+  /// Edge points used in the final fit, and their median residual (radius units).
+  public var edgePoints: Int
+  public var medianResidual: Double
+}
+
+/// Finds the face: start from a hint (a target-face detection box, or the
+/// image centre), then fit an ellipse to the face's highest-contrast ring edge
+/// found along rays, reject outliers (arrows, holes), and refit once from the
+/// new centre. Multi-spot sheets keep the box estimate.
+public enum TargetLocator {
+  /// Locates the face of `face` in `image`, starting from `hint`.
+  public static func locate(_ image: RGBA8Image, face: Face, hint: FittedEllipse?) -> TargetFit {
+    let start = hint ?? FittedEllipse(cx: Double(image.width) / 2, cy: Double(image.height) / 2,
+                                      a: 0.35 * Double(min(image.width, image.height)),
+                                      b: 0.35 * Double(min(image.width, image.height)), angleDeg: 0)
+    let method = hint == nil ? "hint" : "box"
+    guard face.spots.count == 1, let edge = contrastEdge(face) else {
+      return TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0)
+    }
+    var current = start
+    var used = 0, median = 0.0
+    for pass in 0..<3 {
+      let window = pass == 0 ? 0.35 : 0.12
+      let pts = edgePoints(image, around: current, radius: edge.radius, darkerInside: edge.darkerInside, window: window)
+      guard var fit = fitEllipse(pts) else { break }
+      // Reject points far off the first fit (occluders), then refit.
+      let res = pts.map { fit.residual($0.0, $0.1) }
+      let med = res.sorted()[res.count / 2]
+      let inliers = zip(pts, res).filter { $0.1 <= max(3 * med, 0.004) }.map(\.0)
+      if let refit = fitEllipse(inliers) { fit = refit }
+      let scaledFit = fit.scaled(1 / edge.radius)
+      guard scaledFit.a.isFinite, scaledFit.a > 2, scaledFit.b > 2 else { break }
+      current = scaledFit
+      used = inliers.count
+      median = inliers.map { fit.residual($0.0, $0.1) }.sorted()[inliers.count / 2]
+    }
+    return used > 0 ? TargetFit(ellipse: current, method: "ring-edges", edgePoints: used, medianResidual: median)
+      : TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0)
+  }
+
+  /// The ring edge with the largest luminance step between neighbouring zones
+  /// (outermost on ties), as a fraction of the outer radius.
+  static func contrastEdge(_ face: Face) -> (radius: Double, darkerInside: Bool)? {
+    func luma(_ c: RGB8) -> Double { 0.299 * Double(c.r) + 0.587 * Double(c.g) + 0.114 * Double(c.b) }
+    var best: (Double, Double, Bool)?
+    for i in 0..<(face.zones.count - 1) {
+      let step = luma(face.zones[i + 1].fill) - luma(face.zones[i].fill)
+      if abs(step) >= 40, best == nil || abs(step) >= best!.0 {
+        best = (abs(step), face.zones[i].radius, step > 0)
+      }
+    }
+    return best.map { ($0.1, $0.2) }
+  }
+
+  /// Strongest luminance step of the expected sign along each of 180 rays,
+  /// within ±window of the expected edge radius; sub-pixel by a parabola.
+  static func edgePoints(_ img: RGBA8Image, around e: FittedEllipse, radius: Double, darkerInside: Bool,
+                         window: Double) -> [(Double, Double)] {
+    var out: [(Double, Double)] = []
+    let steps = 160
+    var profile = [Double](repeating: 0, count: steps + 1)
+    for k in 0..<180 {
+      let t = Double(k) * 2 * .pi / 180
+      let r0 = radius * (1 - window), r1 = radius * (1 + window)
+      for i in 0...steps {
+        let r = r0 + (r1 - r0) * Double(i) / Double(steps)
+        let p = e.denormalize(r * cos(t), r * sin(t))
+        profile[i] = sampleLuma(img, p.0, p.1)
+      }
+      var bestI = -1, bestG = 25.0  // ignore steps under 25 levels
+      for i in 1..<steps {
+        let g = (profile[i + 1] - profile[i - 1]) * (darkerInside ? 1 : -1)
+        if g > bestG { bestG = g; bestI = i }
+      }
+      guard bestI > 0 else { continue }
+      // Parabola through the central-difference gradients at i−1, i, i+1.
+      func grad(_ j: Int) -> Double {
+        (profile[min(steps, j + 1)] - profile[max(0, j - 1)]) * (darkerInside ? 1 : -1)
+      }
+      let gl = grad(bestI - 1), gc = bestG, gr = grad(bestI + 1)
+      let denom = gl - 2 * gc + gr
+      let shift = abs(denom) > 1e-9 ? max(-0.5, min(0.5, 0.5 * (gl - gr) / denom)) : 0
+      let r = r0 + (r1 - r0) * (Double(bestI) + shift) / Double(steps)
+      out.append(e.denormalize(r * cos(t), r * sin(t)))
+    }
+    return out
+  }
+
+  /// Bilinear luminance at a sub-pixel position (pixel centres at +0.5).
+  static func sampleLuma(_ img: RGBA8Image, _ x: Double, _ y: Double) -> Double {
+    let fx = x - 0.5, fy = y - 0.5
+    let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
+    let ax = fx - Double(x0), ay = fy - Double(y0)
+    func l(_ xi: Int, _ yi: Int) -> Double {
+      let cx = min(max(xi, 0), img.width - 1), cy = min(max(yi, 0), img.height - 1)
+      let i = (cy * img.width + cx) * 4
+      return 0.299 * Double(img.pixels[i]) + 0.587 * Double(img.pixels[i + 1]) + 0.114 * Double(img.pixels[i + 2])
+    }
+    return (l(x0, y0) * (1 - ax) + l(x0 + 1, y0) * ax) * (1 - ay) + (l(x0, y0 + 1) * (1 - ax) + l(x0 + 1, y0 + 1) * ax) * ay
+  }
+}

@@ -1,0 +1,172 @@
+import CKernels
+import Foundation
+
+/// The name and declared shape of a model input or output.
+public struct TensorDescriptor: Sendable, Hashable {
+  /// The graph value's name.
+  public let name: String
+  /// The declared shape; nil when the model declares none.
+  public let shape: [Dimension]?
+}
+
+/// A loaded ONNX model, ready to run on the CPU.
+///
+/// Loading decodes and validates the whole graph (topological order, every
+/// input produced, initializers present, supported operators). Shapes are
+/// inferred and buffers laid out once per set of input shapes; steady-state
+/// runs do not allocate per node.
+///
+/// Determinism: outputs are bit-identical across runs, thread counts and
+/// machines. Reductions (GEMM's K, convolution taps, sums) always run in the
+/// same order in one accumulator; threads and SIMD lanes only split
+/// independent outputs; every dispatch path (AVX-512, AVX2, scalar) uses
+/// fused multiply-adds, and transcendental functions use portable code.
+public struct InferenceModel: Sendable {
+  /// Graph inputs (initializers excluded), in declaration order.
+  public let inputs: [TensorDescriptor]
+  /// Graph outputs, in declaration order.
+  public let outputs: [TensorDescriptor]
+
+  let graph: Graph
+  let cache: PlanCache
+
+  /// The default memory limit, 2 GiB, for weights and activations.
+  public static let defaultMemoryLimit = 2 << 30
+
+  /// Loads a model from serialized ONNX bytes.
+  public init(bytes: [UInt8], memoryLimit: Int = InferenceModel.defaultMemoryLimit) throws {
+    try self.init(bytes: bytes, memoryLimit: memoryLimit, fuse: true)
+  }
+
+  /// Loads a model from an .onnx file.
+  public init(contentsOf path: String, memoryLimit: Int = InferenceModel.defaultMemoryLimit) throws {
+    try self.init(bytes: try readFile(path, limit: memoryLimit), memoryLimit: memoryLimit)
+  }
+
+  init(bytes: [UInt8], memoryLimit: Int, fuse: Bool, planEagerly: Bool = true) throws {
+    let model = try OnnxModel.decode(bytes)
+    graph = try Graph(model: model, memoryLimit: memoryLimit, fuse: fuse)
+    inputs = graph.inputs.map { TensorDescriptor(name: $0.name, shape: $0.dims) }
+    outputs = graph.outputs.map { TensorDescriptor(name: $0.name, shape: $0.dims) }
+    cache = PlanCache()
+    // Plan up front when every input shape is fixed, so shape errors surface now.
+    if planEagerly, let shapes = fixedShapes, graph.inputs.allSatisfy({ $0.elemType == 1 }) {
+      _ = try cache.plan(graph, shapes, isa: Dispatch.isa)
+    }
+  }
+
+  /// Input shapes when every dimension is declared as a number.
+  var fixedShapes: [String: [Int]]? {
+    var r: [String: [Int]] = [:]
+    for i in graph.inputs {
+      guard let dims = i.dims else { return nil }
+      var s: [Int] = []
+      for d in dims {
+        guard case .value(let v) = d else { return nil }
+        s.append(v)
+      }
+      r[i.name] = s
+    }
+    return r
+  }
+
+  /// Runs the model. `inputs` must name every graph input with a shape that
+  /// matches its declared fixed dimensions; `threads` ≥ 1 splits work
+  /// without changing any output bit.
+  public func run(_ inputs: [String: Tensor], threads: Int = 1) throws -> [String: Tensor] {
+    let values = inputs.mapValues { Value(shape: $0.shape, floats: $0.scalars) }
+    return try run(values: values, threads: threads, isa: Dispatch.isa).mapValues(\.tensor)
+  }
+
+  /// Runs with internal values (any element type) and a chosen ISA.
+  func run(
+    values: [String: Value], threads: Int, isa: Int32, constants: Set<String> = []
+  ) throws -> [String: Value] {
+    guard threads >= 1 else {
+      throw InferenceError.shape("Thread count is \(threads); expected 1 or more.")
+    }
+    for name in values.keys where !graph.inputs.contains(where: { $0.name == name }) {
+      throw InferenceError.shape("Input '\(name)' is not a graph input; expected one of \(graph.inputs.map(\.name)).")
+    }
+    var shapes: [String: [Int]] = [:]
+    var baked: [String: Value] = [:]
+    var floats: [String: [Float]] = [:]
+    for info in graph.inputs {
+      guard let v = values[info.name] else {
+        throw InferenceError.shape("Input '\(info.name)' is missing; expected a tensor for every graph input.")
+      }
+      if let dims = info.dims {
+        let ok = dims.count == v.shape.count && zip(dims, v.shape).allSatisfy { d, s in
+          if case .value(let x) = d { return x == s }
+          return true
+        }
+        guard ok else {
+          throw InferenceError.shape("Input '\(info.name)' has shape \(v.shape); expected \(dims.map(\.description)).")
+        }
+      }
+      if v.dtype == .float && !constants.contains(info.name) {
+        shapes[info.name] = v.shape
+        floats[info.name] = v.f
+      } else {
+        baked[info.name] = v
+      }
+    }
+    let plan: Plan
+    if baked.isEmpty {
+      plan = try cache.plan(graph, shapes, isa: isa)
+    } else {
+      plan = try Planner.build(graph, shapes: shapes, baked: baked, isa: isa)
+    }
+    let out = plan.run(floats, exec: Exec(threads: threads, isa: isa))
+    return out
+  }
+
+  /// Multiply-adds of Conv, MatMul and Gemm for the given input shapes.
+  func macs(shapes: [String: [Int]]) throws -> Int {
+    try cache.plan(graph, shapes, isa: Dispatch.isa).macs
+  }
+}
+
+/// Plans by input shapes, built on first use.
+final class PlanCache: @unchecked Sendable {
+  private var plans: [[String: [Int]]: Plan] = [:]
+  private let lock = NSLock()
+
+  func plan(_ graph: Graph, _ shapes: [String: [Int]], isa: Int32) throws -> Plan {
+    lock.lock()
+    defer { lock.unlock() }
+    // Plans bake the ISA into nothing but the run call, so one cache serves all.
+    if let p = plans[shapes] { return p }
+    let p = try Planner.build(graph, shapes: shapes, isa: isa)
+    if plans.count > 8 { plans.removeAll() }
+    plans[shapes] = p
+    return p
+  }
+}
+
+/// Instruction-set selection. `BULLSEYE_ISA=scalar|avx2|avx512` lowers it.
+enum Dispatch {
+  static let best: Int32 = bk_best_isa()
+  static let isa: Int32 = {
+    switch ProcessInfo.processInfo.environment["BULLSEYE_ISA"] {
+    case "scalar": return 0
+    case "avx2": return min(best, 1)
+    default: return best
+    }
+  }()
+}
+
+/// Reads a whole file, refusing files larger than `limit` bytes.
+func readFile(_ path: String, limit: Int) throws -> [UInt8] {
+  guard let h = FileHandle(forReadingAtPath: path) else {
+    throw InferenceError(.io, "Cannot open '\(path)'; expected a readable file.")
+  }
+  defer { try? h.close() }
+  let size = (try? h.seekToEnd()).map { Int($0) } ?? 0
+  guard size <= limit else {
+    throw InferenceError.limit("File '\(path)' is \(size) bytes; expected at most \(limit) (the memory limit).")
+  }
+  try? h.seek(toOffset: 0)
+  let data = (try? h.readToEnd()) ?? Data()
+  return [UInt8](data)
+}

@@ -1,0 +1,54 @@
+/// What `bullseye model inspect` prints: the interface and the cost of a model.
+public struct ModelSummary: Sendable, Codable, Equatable {
+  /// A named tensor and its declared shape ("batch" for symbolic dims).
+  public struct Port: Sendable, Codable, Equatable {
+    public let name: String
+    public let shape: [String]
+  }
+  /// Graph inputs.
+  public let inputs: [Port]
+  /// Graph outputs.
+  public let outputs: [Port]
+  /// Node count per operator type, before fusion.
+  public let opCounts: [String: Int]
+  /// Total node count.
+  public let nodeCount: Int
+  /// Scalar count of all float initializers.
+  public let parameterCount: Int
+  /// Multiply-adds of Conv, MatMul and Gemm for the declared input shapes
+  /// (symbolic dimensions taken as 1); nil when they cannot be resolved.
+  public let macs: Int?
+  /// The ai.onnx opset version.
+  public let opset: Int
+  /// Producer name and version.
+  public let producer: String
+}
+
+extension InferenceModel {
+  /// Summarises a model file without running it.
+  public static func summary(contentsOf path: String) throws -> ModelSummary {
+    let bytes = try readFile(path, limit: defaultMemoryLimit)
+    return try summary(bytes: bytes)
+  }
+
+  /// Summarises serialized ONNX bytes.
+  public static func summary(bytes: [UInt8]) throws -> ModelSummary {
+    let model = try OnnxModel.decode(bytes)
+    var counts: [String: Int] = [:]
+    for n in model.graph.nodes { counts[n.opType, default: 0] += 1 }
+    let loaded = try InferenceModel(bytes: bytes, memoryLimit: defaultMemoryLimit, fuse: true)
+    let params = loaded.graph.initializers.values.filter { $0.dtype == .float }.reduce(0) { $0 + $1.count }
+    var shapes: [String: [Int]] = [:]
+    for i in loaded.graph.inputs {
+      shapes[i.name] = (i.dims ?? []).map { if case .value(let v) = $0 { return v } else { return 1 } }
+    }
+    let macs = try? loaded.macs(shapes: shapes)
+    func port(_ d: TensorDescriptor) -> ModelSummary.Port {
+      ModelSummary.Port(name: d.name, shape: (d.shape ?? []).map(\.description))
+    }
+    return ModelSummary(
+      inputs: loaded.inputs.map(port), outputs: loaded.outputs.map(port), opCounts: counts,
+      nodeCount: model.graph.nodes.count, parameterCount: params, macs: macs,
+      opset: Int(loaded.graph.opset), producer: loaded.graph.producer)
+  }
+}

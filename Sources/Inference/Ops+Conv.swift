@@ -1,0 +1,196 @@
+import CKernels
+
+/// C[M, N] = bias + A[M, K] · B[K, N] then an activation, split across
+/// threads by columns (or rows when N is small). Splitting only partitions
+/// independent outputs, so every thread count gives the same bits.
+func parallelGemm(
+  _ e: Exec, M: Int, N: Int, K: Int, A: UnsafePointer<Float>, lda: Int, B: UnsafePointer<Float>,
+  ldb: Int, C: UnsafeMutablePointer<Float>, ldc: Int, bias: UnsafePointer<Float>?,
+  act: FusedActivation?
+) {
+  func epilogue(_ m0: Int, _ m1: Int, _ n0: Int, _ n1: Int) {
+    guard let a = act, n1 > n0 else { return }
+    for m in m0..<m1 { bk_activate(C + m * ldc + n0, n1 - n0, a.code, a.alpha, a.beta) }
+  }
+  let work = M * N * max(K, 1)
+  let threads = work < 65536 ? 1 : e.threads
+  if N >= 64 * threads || M < 2 * threads {
+    let blocks = (N + 31) / 32
+    parallelFor(blocks, threads: threads) { lo, hi in
+      let n0 = lo * 32, n1 = min(hi * 32, N)
+      guard n1 > n0 else { return }
+      bk_gemm(e.isa, M, n1 - n0, K, A, lda, B + n0, ldb, C + n0, ldc, bias)
+      epilogue(0, M, n0, n1)
+    }
+  } else {
+    parallelFor(M, threads: threads) { m0, m1 in
+      guard m1 > m0 else { return }
+      bk_gemm(e.isa, m1 - m0, N, K, A + m0 * lda, lda, B, ldb, C + m0 * ldc, ldc, bias.map { $0 + m0 })
+      epilogue(m0, m1, 0, N)
+    }
+  }
+}
+
+/// The product, or Int.max when it overflows (cost counting only).
+func saturatingProduct(_ xs: [Int]) -> Int {
+  var p = 1
+  for x in xs {
+    let (r, o) = p.multipliedReportingOverflow(by: x)
+    if o { return Int.max }
+    p = r
+  }
+  return p
+}
+
+extension Operators {
+  static func conv(_ ctx: NodeContext) throws -> Lowering {
+    let x = try ctx.floatInput(0), w = try ctx.floatInput(1)
+    let bias = ctx.optional(2)
+    guard x.shape.count == 3 || x.shape.count == 4 else {
+      throw ctx.error("input has shape \(x.shape); expected rank 3 or 4 (1-D or 2-D convolution)")
+    }
+    guard w.shape.count == x.shape.count else {
+      throw ctx.error("weight has shape \(w.shape) for input \(x.shape); expected the same rank")
+    }
+    let group = Int(clamping: try ctx.int("group", 1))
+    let (n, c, m) = (x.shape[0], x.shape[1], w.shape[0])
+    guard group > 0, c % group == 0, m % group == 0, w.shape[1] * group == c else {
+      throw ctx.attributeError("group", "a divisor of \(c) input and \(m) output channels matching weight \(w.shape), got \(group)")
+    }
+    if let b = bias, b.shape != [m] {
+      throw ctx.error("bias has shape \(b.shape); expected [\(m)]")
+    }
+    let spatial = Array(x.shape[2...])
+    let kernel = try ctx.ints("kernel_shape", count: spatial.count) ?? Array(w.shape[2...])
+    guard kernel == Array(w.shape[2...]) else {
+      throw ctx.attributeError("kernel_shape", "\(Array(w.shape[2...])) to match the weight, got \(kernel)")
+    }
+    let win = try Window(ctx, input: spatial, kernel: kernel)
+    let g = win.as2D
+    let (H, W) = spatial.count == 1 ? (1, spatial[0]) : (spatial[0], spatial[1])
+    let (OH, OW) = g.o
+    let cg = c / group, mg = m / group
+    let K = cg * g.k.0 * g.k.1, N = OH * OW
+    let act = ctx.node.activation
+    let depthwise = cg == 1 && mg == 1
+    let pointwise = g.k == (1, 1) && g.s == (1, 1) && g.p == (0, 0) && win.padEnd.allSatisfy { $0 == 0 }
+    let ws = depthwise || pointwise ? 0 : K * N
+    let macs = saturatingProduct([n, m, N, K])
+    let hasBias = bias != nil
+    return .kernel([OutSpec(shape: [n, m] + win.output)], workspace: ws, macs: macs) { b in
+      let px = b.input(0), pw = b.input(1), pb = hasBias ? b.ins[2] : nil, py = b.outs[0], cols = b.ws
+      return { e in
+        for img in 0..<n {
+          let xi = px + img * c * H * W, yi = py + img * m * N
+          if depthwise {
+            parallelFor(c, threads: c * N * K < 32768 ? 1 : e.threads) { c0, c1 in
+              bk_depthwise(
+                e.isa, yi, xi, pw, pb, H, W, g.k.0, g.k.1, g.s.0, g.s.1, g.p.0, g.p.1, g.d.0, g.d.1,
+                OH, OW, c0, c1)
+              if let a = act { bk_activate(yi + c0 * N, (c1 - c0) * N, a.code, a.alpha, a.beta) }
+            }
+            continue
+          }
+          for gi in 0..<group {
+            let xg = xi + gi * cg * H * W
+            var bmat = xg
+            if let cols {
+              parallelFor(cg, threads: cg * N * g.k.0 * g.k.1 < 65536 ? 1 : e.threads) { c0, c1 in
+                bk_im2col(cols, xg, cg, H, W, g.k.0, g.k.1, g.s.0, g.s.1, g.p.0, g.p.1, g.d.0, g.d.1, OH, OW, c0, c1)
+              }
+              bmat = UnsafePointer(cols)
+            }
+            parallelGemm(
+              e, M: mg, N: N, K: K, A: pw + gi * mg * K, lda: K, B: bmat, ldb: N,
+              C: yi + gi * mg * N, ldc: N, bias: pb.map { $0 + gi * mg }, act: act)
+          }
+        }
+      }
+    }
+  }
+
+  static func matmul(_ ctx: NodeContext) throws -> Lowering {
+    let a = try ctx.floatInput(0), b = try ctx.floatInput(1)
+    guard !a.shape.isEmpty, !b.shape.isEmpty else { throw ctx.error("has a scalar input; expected rank 1 or more") }
+    let sa = a.shape.count == 1 ? [1] + a.shape : a.shape
+    let sb = b.shape.count == 1 ? b.shape + [1] : b.shape
+    let (M, K) = (sa[sa.count - 2], sa[sa.count - 1])
+    let (K2, N) = (sb[sb.count - 2], sb[sb.count - 1])
+    guard K == K2 else { throw ctx.error("multiplies \(a.shape) by \(b.shape); expected inner dimensions to match (\(K) vs \(K2))") }
+    let batchA = Array(sa.dropLast(2)), batchB = Array(sb.dropLast(2))
+    let batch = try Shapes.broadcast([batchA, batchB], ctx)
+    var out = batch + [M, N]
+    if a.shape.count == 1 { out.remove(at: out.count - 2) }
+    if b.shape.count == 1 { out.removeLast() }
+    let nb = batch.reduce(1, *)
+    let rows = Move.Rows(
+      shape: batch + [1],
+      strides: [Shapes.broadcastStrides(batchA, to: batch) + [0], Shapes.broadcastStrides(batchB, to: batch) + [0]])
+    let offA = (0..<rows.rows).flatMap { r in (0..<rows.inner).map { (rows.bases[0][r] + $0 * rows.innerStrides[0]) * M * K } }
+    let offB = (0..<rows.rows).flatMap { r in (0..<rows.inner).map { (rows.bases[1][r] + $0 * rows.innerStrides[1]) * K * N } }
+    return .kernel([OutSpec(shape: out)], macs: saturatingProduct([nb, M, N, K])) { buf in
+      let pa = buf.input(0), pb = buf.input(1), pc = buf.outs[0]
+      return { e in
+        if nb >= e.threads && nb > 1 {
+          parallelFor(nb, threads: e.threads) { lo, hi in
+            for i in lo..<hi {
+              bk_gemm(e.isa, M, N, K, pa + offA[i], K, pb + offB[i], N, pc + i * M * N, N, nil)
+            }
+          }
+        } else {
+          for i in 0..<nb {
+            parallelGemm(e, M: M, N: N, K: K, A: pa + offA[i], lda: K, B: pb + offB[i], ldb: N, C: pc + i * M * N, ldc: N, bias: nil, act: nil)
+          }
+        }
+      }
+    }
+  }
+
+  static func gemm(_ ctx: NodeContext) throws -> Lowering {
+    let a = try ctx.floatInput(0), b = try ctx.floatInput(1)
+    let cIn = ctx.optional(2)
+    guard a.shape.count == 2, b.shape.count == 2 else {
+      throw ctx.error("has inputs \(a.shape) and \(b.shape); expected 2-D matrices")
+    }
+    let ta = try ctx.int("transA", 0) != 0, tb = try ctx.int("transB", 0) != 0
+    let alpha = try ctx.float("alpha", 1), beta = try ctx.float("beta", 1)
+    let (M, K) = ta ? (a.shape[1], a.shape[0]) : (a.shape[0], a.shape[1])
+    let (K2, N) = tb ? (b.shape[1], b.shape[0]) : (b.shape[0], b.shape[1])
+    guard K == K2 else { throw ctx.error("multiplies \(a.shape) by \(b.shape) (transA \(ta), transB \(tb)); expected inner dimensions to match") }
+    let out = [M, N]
+    var cRows: Move.Rows?
+    if let cOp = cIn {
+      _ = try Shapes.broadcast([cOp.shape, out], ctx)
+      guard cOp.shape.count <= 2 else { throw ctx.error("C has shape \(cOp.shape); expected rank 2 or less") }
+      cRows = Move.Rows(shape: out, strides: [Shapes.broadcastStrides(cOp.shape, to: out)])
+    }
+    let ws = (ta ? M * K : 0) + (tb ? K * N : 0)
+    return .kernel([OutSpec(shape: out)], workspace: ws, macs: saturatingProduct([M, N, K])) { buf in
+      let pa = buf.input(0), pb = buf.input(1), pc = cRows != nil ? buf.ins[2] : nil, po = buf.outs[0]
+      let wsA = buf.ws, wsB = buf.ws.map { $0 + (ta ? M * K : 0) }
+      return { e in
+        var A = pa, B = pb
+        if ta, let t = wsA {
+          for i in 0..<M { for k in 0..<K { t[i * K + k] = pa[k * M + i] } }
+          A = UnsafePointer(t)
+        }
+        if tb, let t = wsB {
+          for k in 0..<K { for j in 0..<N { t[k * N + j] = pb[j * K + k] } }
+          B = UnsafePointer(t)
+        }
+        parallelGemm(e, M: M, N: N, K: K, A: A, lda: K, B: B, ldb: N, C: po, ldc: N, bias: nil, act: nil)
+        if alpha != 1 { for i in 0..<(M * N) { po[i] = alpha * po[i] } }
+        if let pc, let r = cRows {
+          for row in 0..<r.rows {
+            let o = po + row * r.inner, c = pc + r.bases[0][row], s = r.innerStrides[0]
+            if beta == 1 {
+              for j in 0..<r.inner { o[j] = o[j] + c[j * s] }
+            } else {
+              for j in 0..<r.inner { o[j] = o[j] + beta * c[j * s] }
+            }
+          }
+        }
+      }
+    }
+  }
+}

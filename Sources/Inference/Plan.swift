@@ -1,0 +1,114 @@
+import CKernels
+import Foundation
+
+/// How a kernel runs: thread count and instruction set (`BK_ISA_*`).
+struct Exec {
+  var threads: Int
+  var isa: Int32
+}
+
+/// The buffers a kernel reads and writes, fixed when the plan is built.
+struct Buffers {
+  var ins: [UnsafePointer<Float>?]
+  var outs: [UnsafeMutablePointer<Float>]
+  var ws: UnsafeMutablePointer<Float>?
+
+  func input(_ k: Int) -> UnsafePointer<Float> {
+    // Lowering validated presence; a missing optional input never reaches here.
+    ins[k] ?? UnsafePointer(outs[0])
+  }
+}
+
+typealias Kernel = (Exec) -> Void
+typealias KernelFactory = (Buffers) -> Kernel
+
+struct OutSpec {
+  var shape: [Int]
+  var dtype: DType = .float
+}
+
+/// What an operator becomes in a plan.
+enum Lowering {
+  /// Outputs computed now (constant folding).
+  case fold([Value])
+  /// Output 0 is input 0 viewed with a new shape (no copy).
+  case alias([Int])
+  /// A kernel over float buffers, with a workspace of `workspace` floats.
+  case kernel([OutSpec], workspace: Int = 0, macs: Int = 0, KernelFactory)
+}
+
+/// An executable plan for one set of input shapes. Buffers are laid out once
+/// in one arena; steps never allocate. Runs are serialised by `lock`.
+final class Plan: @unchecked Sendable {
+  struct Step {
+    let label: String
+    let run: Kernel
+  }
+  enum Source {
+    case constant(Value)
+    case buffer(UnsafeMutablePointer<Float>, [Int], DType)
+  }
+
+  var steps: [Step] = []
+  var arena: UnsafeMutableRawPointer?
+  var consts: UnsafeMutablePointer<Float>?
+  var inputs: [String: (ptr: UnsafeMutablePointer<Float>, shape: [Int])] = [:]
+  var outputs: [(String, Source)] = []
+  var macs = 0
+  var arenaFloats = 0
+  let lock = NSLock()
+
+  deinit {
+    arena?.deallocate()
+    consts?.deallocate()
+  }
+
+  /// Runs the plan; `inputs` must match the shapes it was built for.
+  func run(_ values: [String: [Float]], exec: Exec) -> [String: Value] {
+    lock.lock()
+    defer { lock.unlock() }
+    for (name, slot) in inputs {
+      if let v = values[name] {
+        v.withUnsafeBufferPointer { p in
+          if let b = p.baseAddress { slot.ptr.update(from: b, count: p.count) }
+        }
+      }
+    }
+    for s in steps { s.run(exec) }
+    var result: [String: Value] = [:]
+    for (name, src) in outputs {
+      switch src {
+      case .constant(let v): result[name] = v
+      case .buffer(let p, let shape, let dtype):
+        let n = shape.reduce(1, *)
+        let f = Array(UnsafeBufferPointer(start: p, count: n))
+        result[name] = dtype == .float
+          ? Value(shape: shape, floats: f)
+          : Value(shape: shape, dtype: dtype, ints: f.map { Int64(saturating: $0) })
+      }
+    }
+    return result
+  }
+}
+
+/// Splits `0..<n` into at most `threads` contiguous ranges run in parallel.
+/// Only independent outputs are ever split, so results do not depend on it.
+func parallelFor(_ n: Int, threads: Int, _ body: (Int, Int) -> Void) {
+  let t = max(1, min(threads, n))
+  if t == 1 {
+    body(0, n)
+    return
+  }
+  // Each chunk writes disjoint outputs; the box only silences Sendable checks.
+  withoutActuallyEscaping(body) { f in
+    let box = UncheckedBox(f)
+    DispatchQueue.concurrentPerform(iterations: t) { k in
+      box.value(n * k / t, n * (k + 1) / t)
+    }
+  }
+}
+
+struct UncheckedBox<T>: @unchecked Sendable {
+  let value: T
+  init(_ value: T) { self.value = value }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import CKernels
+import Testing
+
+@testable import Inference
+
+/// Each fast kernel against its naive reference, on every dispatch path the
+/// machine supports: results must be bit-identical (FMA in every path).
+struct KernelTests {
+  struct GemmCase: Sendable, CustomTestStringConvertible {
+    var m: Int, n: Int, k: Int
+    var testDescription: String { "\(m)x\(n)x\(k)" }
+  }
+
+  static let gemmCases = [
+    GemmCase(m: 1, n: 1, k: 1), GemmCase(m: 7, n: 33, k: 5), GemmCase(m: 8, n: 32, k: 64),
+    GemmCase(m: 13, n: 47, k: 129), GemmCase(m: 6, n: 16, k: 3), GemmCase(m: 17, n: 100, k: 27),
+    GemmCase(m: 3, n: 0, k: 4), GemmCase(m: 5, n: 9, k: 0),
+  ]
+
+  static func random(_ n: Int, _ rng: inout SplitMix64) -> [Float] {
+    (0..<n).map { _ in rng.float(in: -1...1) }
+  }
+
+  @Test("GEMM equals the naive fmaf loop bit for bit", arguments: gemmCases)
+  func gemm(_ c: GemmCase) {
+    var rng = SplitMix64(seed: UInt64(c.m * 1000 + c.n * 10 + c.k))
+    let a = Self.random(c.m * c.k, &rng), b = Self.random(c.k * c.n, &rng), bias = Self.random(c.m, &rng)
+    var expected = [Float](repeating: 0, count: c.m * c.n)
+    bk_gemm_naive(c.m, c.n, c.k, a, c.k, b, c.n, &expected, c.n, bias)
+    for isa in Int32(0)...Dispatch.best {
+      var out = [Float](repeating: .nan, count: c.m * c.n)
+      bk_gemm(isa, c.m, c.n, c.k, a, c.k, b, c.n, &out, c.n, bias)
+      #expect(compare(out, expected, .exact) == nil, "isa \(isa)")
+    }
+  }
+
+  @Test func gemmThreadSplitsAreExact() {
+    var rng = SplitMix64(seed: 7)
+    let (m, n, k) = (24, 300, 70)
+    let a = Self.random(m * k, &rng), b = Self.random(k * n, &rng)
+    var expected = [Float](repeating: 0, count: m * n)
+    bk_gemm_naive(m, n, k, a, k, b, n, &expected, n, nil)
+    for t in [1, 2, 3, 4] {
+      var out = [Float](repeating: 0, count: m * n)
+      a.withUnsafeBufferPointer { pa in
+        b.withUnsafeBufferPointer { pb in
+          out.withUnsafeMutableBufferPointer { po in
+            parallelGemm(
+              Exec(threads: t, isa: Dispatch.best), M: m, N: n, K: k, A: pa.baseAddress!, lda: k,
+              B: pb.baseAddress!, ldb: n, C: po.baseAddress!, ldc: n, bias: nil, act: nil)
+          }
+        }
+      }
+      #expect(compare(out, expected, .exact) == nil, "threads \(t)")
+    }
+  }
+
+  /// Naive direct convolution of one image with fmaf over (c, i, j) in order,
+  /// padding taps included as zeros (what im2col + GEMM computes).
+  static func naiveConv(
+    x: [Float], w: [Float], bias: [Float], c: Int, h: Int, wd: Int, m: Int, k: Int, s: Int, p: Int
+  ) -> [Float] {
+    let oh = (h + 2 * p - k) / s + 1, ow = (wd + 2 * p - k) / s + 1
+    var y = [Float](repeating: 0, count: m * oh * ow)
+    for o in 0..<m {
+      for yy in 0..<oh {
+        for xx in 0..<ow {
+          var acc = bias[o]
+          for ci in 0..<c {
+            for i in 0..<k {
+              for j in 0..<k {
+                let ih = yy * s - p + i, iw = xx * s - p + j
+                let v: Float = ih >= 0 && ih < h && iw >= 0 && iw < wd ? x[(ci * h + ih) * wd + iw] : 0
+                acc = fmaf(w[((o * c + ci) * k + i) * k + j], v, acc)
+              }
+            }
+          }
+          y[(o * oh + yy) * ow + xx] = acc
+        }
+      }
+    }
+    return y
+  }
+
+  @Test func im2colGemmConvEqualsNaive() {
+    var rng = SplitMix64(seed: 11)
+    let (c, h, wd, m, k, s, p) = (3, 9, 11, 5, 3, 2, 1)
+    let oh = (h + 2 * p - k) / s + 1, ow = (wd + 2 * p - k) / s + 1
+    let x = Self.random(c * h * wd, &rng), w = Self.random(m * c * k * k, &rng), bias = Self.random(m, &rng)
+    let expected = Self.naiveConv(x: x, w: w, bias: bias, c: c, h: h, wd: wd, m: m, k: k, s: s, p: p)
+    var cols = [Float](repeating: .nan, count: c * k * k * oh * ow)
+    bk_im2col(&cols, x, c, h, wd, k, k, s, s, p, p, 1, 1, oh, ow, 0, c)
+    for isa in Int32(0)...Dispatch.best {
+      var y = [Float](repeating: .nan, count: m * oh * ow)
+      bk_gemm(isa, m, oh * ow, c * k * k, w, c * k * k, cols, oh * ow, &y, oh * ow, bias)
+      #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
+    }
+  }
+
+  @Test func depthwiseEqualsNaiveOnEveryPath() {
+    var rng = SplitMix64(seed: 12)
+    let (c, h, wd, k, s, p) = (4, 10, 13, 3, 2, 1)
+    let oh = (h + 2 * p - k) / s + 1, ow = (wd + 2 * p - k) / s + 1
+    let x = Self.random(c * h * wd, &rng), w = Self.random(c * k * k, &rng), bias = Self.random(c, &rng)
+    // Naive reference: in-bounds taps only, (i, j) order.
+    var expected = [Float](repeating: 0, count: c * oh * ow)
+    for ch in 0..<c {
+      for yy in 0..<oh {
+        for xx in 0..<ow {
+          var acc = bias[ch]
+          for i in 0..<k {
+            for j in 0..<k {
+              let ih = yy * s - p + i, iw = xx * s - p + j
+              if ih >= 0 && ih < h && iw >= 0 && iw < wd {
+                acc = fmaf(w[(ch * k + i) * k + j], x[(ch * h + ih) * wd + iw], acc)
+              }
+            }
+          }
+          expected[(ch * oh + yy) * ow + xx] = acc
+        }
+      }
+    }
+    for isa in Int32(0)...Dispatch.best {
+      var y = [Float](repeating: .nan, count: c * oh * ow)
+      bk_depthwise(isa, &y, x, w, bias, h, wd, k, k, s, s, p, p, 1, 1, oh, ow, 0, c)
+      #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
+    }
+  }
+
+  @Test func expIsAccurate() {
+    var worst: Double = 0
+    var x: Float = -87
+    while x < 88 {
+      let rel = abs(Double(bk_expf(x)) - Foundation.exp(Double(x))) / Foundation.exp(Double(x))
+      worst = max(worst, rel)
+      x += 0.37
+    }
+    #expect(worst < 4e-7, "worst relative error \(worst)")
+    #expect(bk_expf(-200) == 0 && bk_expf(200) == .infinity && bk_expf(0) == 1)
+  }
+}

@@ -1,0 +1,116 @@
+import CKernels
+import Foundation
+import Testing
+
+@testable import Inference
+
+/// Reference models from scripts/inference/gen_reference_models.py, compared
+/// with onnxruntime outputs: |Δ| ≤ 1e-4 · max|reference|.
+struct ModelTests {
+  static let names = ["yolo_like", "yolo_like_opset12", "yolo11_like", "mobilenet_like"]
+
+  static func load(_ name: String, fuse: Bool = true) throws -> (InferenceModel, Tensor, Tensor) {
+    let m = try InferenceModel(
+      bytes: try Fixtures.bytes("models/\(name).onnx"), memoryLimit: InferenceModel.defaultMemoryLimit, fuse: fuse)
+    let x = try NPY.read(Fixtures.url("models/\(name).input.npy").path)
+    let y = try NPY.read(Fixtures.url("models/\(name).output.npy").path)
+    return (m, x, y)
+  }
+
+  @Test("Matches onnxruntime", arguments: names)
+  func matchesOnnxRuntime(_ name: String) throws {
+    let (m, x, y) = try Self.load(name)
+    let out = try m.run(["images": x], threads: 1)
+    let actual = try #require(out["output0"])
+    #expect(actual.shape == y.shape)
+    let mismatch = compare(actual.scalars, y.scalars, Tolerance.golden)
+    #expect(mismatch == nil, "\(name): \(mismatch?.description ?? "") tolerance \(Tolerance.golden)")
+  }
+
+  @Test("Bit-identical across 1, 2 and 4 threads and repeated runs", arguments: names)
+  func threadDeterminism(_ name: String) throws {
+    let (m, x, _) = try Self.load(name)
+    let one = try m.run(["images": x], threads: 1)["output0"]?.scalars ?? []
+    for t in [2, 4, 1] {
+      let other = try m.run(["images": x], threads: t)["output0"]?.scalars ?? []
+      #expect(compare(other, one, .exact) == nil, "\(name) threads \(t)")
+    }
+  }
+
+  @Test("Fusing Conv + activation does not change any bit", arguments: names)
+  func fusionIsExact(_ name: String) throws {
+    let (fused, x, _) = try Self.load(name, fuse: true)
+    let (plain, _, _) = try Self.load(name, fuse: false)
+    #expect(fused.graph.nodes.count < plain.graph.nodes.count)
+    let a = try fused.run(["images": x])["output0"]?.scalars ?? []
+    let b = try plain.run(["images": x])["output0"]?.scalars ?? []
+    #expect(compare(a, b, .exact) == nil, "\(name)")
+  }
+
+  @Test("Every dispatch path the CPU supports gives the same bits", arguments: names)
+  func dispatchDeterminism(_ name: String) throws {
+    let (m, x, _) = try Self.load(name)
+    let input = ["images": Value(shape: x.shape, floats: x.scalars)]
+    let best = try m.run(values: input, threads: 2, isa: Dispatch.best)["output0"]?.f ?? []
+    for isa in Int32(0)...Dispatch.best {
+      let other = try m.run(values: input, threads: 2, isa: isa)["output0"]?.f ?? []
+      #expect(compare(other, best, .exact) == nil, "\(name) isa \(isa)")
+    }
+  }
+
+  @Test func summaryOfYoloLike() throws {
+    let s = try InferenceModel.summary(contentsOf: Fixtures.url("models/yolo11_like.onnx").path)
+    #expect(s.inputs.first?.shape == ["1", "3", "64", "64"])
+    #expect(s.opCounts["MatMul"] == 2)
+    #expect((s.macs ?? 0) > 0)
+    #expect(s.parameterCount > 10_000)
+  }
+}
+
+/// NPY reading and writing.
+struct NPYTests {
+  @Test func roundTrip() throws {
+    let t = try Tensor(shape: [2, 3], scalars: [1, -2, 3.5, 0, .infinity, -0.25])
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("bullseye-npy-\(getpid()).npy").path
+    try NPY.write(t, to: path)
+    #expect(try NPY.read(path) == t)
+    let bytes = NPY.encode(t)
+    #expect((bytes.count - 24) % 64 == 0)
+  }
+
+  @Test func rejectsOtherDtypesAndFortranOrder() throws {
+    var b = NPY.encode(try Tensor(shape: [1], scalars: [1]))
+    let header = String(decoding: b, as: UTF8.self)
+    #expect(header.contains("'<f4'"))
+    if let r = b.firstRange(of: Array("<f4".utf8)) { b.replaceSubrange(r, with: Array("<f8".utf8)) }
+    #expect(throws: InferenceError.self) { _ = try NPY.decode(b) }
+    var f = NPY.encode(try Tensor(shape: [1], scalars: [1]))
+    if let r = f.firstRange(of: Array("False".utf8)) { f.replaceSubrange(r, with: Array("True ".utf8)) }
+    #expect(throws: InferenceError.self) { _ = try NPY.decode(f) }
+    #expect(throws: InferenceError.self) { _ = try NPY.decode(Array(NPY.encode(try Tensor(shape: [4], scalars: [1, 2, 3, 4])).dropLast())) }
+  }
+}
+
+/// Letterbox and stretch preprocessing.
+struct PreprocessTests {
+  @Test func letterboxGeometryFollowsUltralytics() throws {
+    let (w, h) = (50, 30)
+    let rgba = [UInt8](repeating: 200, count: w * h * 4)
+    let (t, info) = try Preprocess.letterbox(rgba: rgba, width: w, height: h, to: 64)
+    #expect(t.shape == [1, 3, 64, 64])
+    // r = min(64/30, 64/50) = 1.28 → 64×38, dh = 13 → top round(12.9) = 13.
+    #expect(info.resizedWidth == 64 && info.resizedHeight == 38)
+    #expect(info.padX == 0 && info.padY == 13)
+    #expect(t.scalars[0] == Float(114) / 255)
+    #expect(t.scalars[13 * 64] == Float(200) / 255)
+    #expect(t.scalars[51 * 64] == Float(114) / 255)
+    let again = try Preprocess.letterbox(rgba: rgba, width: w, height: h, to: 64).0
+    #expect(again == t)
+  }
+
+  @Test func stretchAndBadSizes() throws {
+    let t = try Preprocess.stretch(rgba: [UInt8](repeating: 255, count: 4 * 4 * 4), width: 4, height: 4, to: 8)
+    #expect(t.shape == [1, 3, 8, 8] && t.scalars.allSatisfy { $0 == 1 })
+    #expect(throws: InferenceError.self) { _ = try Preprocess.stretch(rgba: [1, 2, 3], width: 4, height: 4, to: 8) }
+  }
+}
