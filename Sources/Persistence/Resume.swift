@@ -1,0 +1,64 @@
+import Scoring
+
+/// An arrow whose score or X flag changes when recomputed from the persisted
+/// 32-bit coordinates.
+public struct RescoreChange: Sendable, Hashable {
+  public let endNumber: Int, arrowNumber: Int
+  public let x: Float, y: Float
+  public let storedScore: Int, storedIsX: Bool
+  public let rescoredScore: Int, rescoredIsX: Bool
+  /// Distance recomputed from the widened Floats (hex in reports).
+  public let distance: Double
+}
+
+/// The state the app shows after a restart.
+public struct ResumeState: Sendable, Hashable {
+  public let round: Int64
+  public let semantics: ResumeSemantics
+  public let currentEnd: Int
+  public let currentArrowNumber: Int
+  /// Restored arrows of the current end, by arrow number.
+  public let arrows: [StoredArrow]
+  /// Every persisted arrow whose verdict changes when rescored.
+  public let rescoreChanges: [RescoreChange]
+  /// Arrows checked by the rescore pass (those with coordinates).
+  public let rescored: Int
+}
+
+/// The Resume stage's entry point.
+public enum ResumeStage {
+  /// Loads the round as `semantics` does and rescores every stored coordinate
+  /// (Float widened to Double, then `rule`) against the stored score.
+  public static func resume(_ store: RoundStore, round: Int64, semantics: ResumeSemantics = .seed002,
+                            rule: BoundaryRule = .inclusive, diameterCm: Double? = nil) throws(PersistenceError) -> ResumeState {
+    let snap = try store.snapshot(round: round)
+    let face: Face
+    do { face = try FaceCatalog.face(named: snap.face) } catch { throw PersistenceError("round \(round) has face '\(snap.face)': \(error)") }
+    let incomplete = snap.ends.first { !$0.isCompleted && !$0.arrows.isEmpty }
+    let nextEnd = (snap.ends.filter(\.isCompleted).map(\.number).max() ?? 0) + 1
+    let currentEnd: Int, arrows: [StoredArrow]
+    switch semantics {
+    case .seed002:
+      if let e = incomplete { currentEnd = e.number; arrows = e.arrows.sorted { $0.arrowNumber < $1.arrowNumber } }
+      else { currentEnd = nextEnd; arrows = [] }
+    case .androidDocs:
+      currentEnd = nextEnd; arrows = []
+    }
+    var changes: [RescoreChange] = []
+    var checked = 0
+    for end in snap.ends {
+      for a in end.arrows {
+        guard let x = a.x, let y = a.y else { continue }
+        checked += 1
+        let r = Scorer.scoreUnchecked(ScoreRequest(face: face, x: Double(x), y: Double(y), rule: rule,
+                                                   diameterCm: diameterCm, precision: .double))
+        if r.score != a.score || r.isX != a.isX {
+          changes.append(RescoreChange(endNumber: end.number, arrowNumber: a.arrowNumber, x: x, y: y, storedScore: a.score,
+                                       storedIsX: a.isX, rescoredScore: r.score, rescoredIsX: r.isX, distance: r.distance))
+        }
+      }
+    }
+    return ResumeState(round: round, semantics: semantics, currentEnd: currentEnd, currentArrowNumber: arrows.count + 1,
+                       arrows: arrows, rescoreChanges: changes, rescored: checked)
+  }
+}

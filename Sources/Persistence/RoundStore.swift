@@ -1,0 +1,104 @@
+import GRDB
+
+/// The round database: a real SQLite file in WAL mode, one transaction per write.
+public final class RoundStore: Sendable {
+  let db: DatabaseQueue
+  public let path: String
+  public let upsert: UpsertSemantics
+
+  /// Opens (or creates) the database and migrates it to 37, or only to the
+  /// 36 baseline when `baselineOnly` (to test the 36 → 37 migration).
+  public init(path: String, upsert: UpsertSemantics = .update, baselineOnly: Bool = false) throws(PersistenceError) {
+    self.path = path
+    self.upsert = upsert
+    do {
+      var config = Configuration()
+      config.foreignKeysEnabled = true
+      db = try DatabaseQueue(path: path, configuration: config)
+      try db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+      if baselineOnly {
+        try Schema.migrator.migrate(db, upTo: Schema.baseline)
+      } else {
+        try Schema.migrator.migrate(db)
+      }
+    } catch {
+      throw PersistenceError("cannot open round database '\(path)': \(error)")
+    }
+  }
+
+  /// Runs the remaining migrations (36 → 37).
+  public func migrate() throws(PersistenceError) {
+    do { try Schema.migrator.migrate(db) } catch { throw PersistenceError("migration failed: \(error)") }
+  }
+
+  /// Creates a round and its empty ends; returns the round id.
+  public func createRound(name: String, face: String, arrowsPerEnd: Int, ends: Int, createdAt: String) throws(PersistenceError) -> Int64 {
+    try write { db in
+      try db.execute(sql: "INSERT INTO rounds (name, face, arrows_per_end, end_count, created_at) VALUES (?, ?, ?, ?, ?)",
+                     arguments: [name, face, arrowsPerEnd, ends, createdAt])
+      return db.lastInsertedRowID
+    }
+  }
+
+  /// Saves one arrow as one transaction: get or create the end, update or
+  /// insert the arrow (by `upsert`), then recompute the end's total and X count.
+  public func saveArrowScore(round: Int64, end: Int, arrow: Int, score: Int, isX: Bool, x: Double?, y: Double?) throws(PersistenceError) {
+    try write { db in
+      let endID = try Self.endID(db, round: round, end: end)
+      // Stored as 32-bit floats, as the apps do (KotlinFloat).
+      let fx = x.map { Double(Float($0)) }, fy = y.map { Double(Float($0)) }
+      let method = (x != nil && y != nil) ? "COORDINATE_CLICK" : "MANUAL"
+      let existing = try Int64.fetchOne(db, sql: "SELECT id FROM arrow_scores WHERE end_score_id = ? AND arrow_number = ?",
+                                        arguments: [endID, arrow])
+      switch (existing, upsert) {
+      case (let id?, .update):
+        try db.execute(sql: "UPDATE arrow_scores SET score_value = ?, is_x = ?, x_coordinate = ?, y_coordinate = ?, input_method = ? WHERE id = ?",
+                       arguments: [score, isX, fx, fy, method, id])
+      case (let id?, .replace):
+        try db.execute(sql: "DELETE FROM arrow_scores WHERE id = ?", arguments: [id])
+        fallthrough
+      default:
+        try db.execute(sql: "INSERT INTO arrow_scores (end_score_id, arrow_number, score_value, is_x, x_coordinate, y_coordinate, input_method) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       arguments: [endID, arrow, score, isX, fx, fy, method])
+      }
+      try db.execute(sql: """
+        UPDATE end_scores SET
+          total_score = (SELECT COALESCE(SUM(score_value), 0) FROM arrow_scores WHERE end_score_id = ?),
+          x_count = (SELECT COALESCE(SUM(is_x), 0) FROM arrow_scores WHERE end_score_id = ?)
+        WHERE id = ?
+        """, arguments: [endID, endID, endID])
+    }
+  }
+
+  /// Marks an end complete (creating it if it has no arrows yet).
+  public func completeEnd(round: Int64, end: Int) throws(PersistenceError) {
+    try write { db in
+      let id = try Self.endID(db, round: round, end: end)
+      try db.execute(sql: "UPDATE end_scores SET is_completed = 1 WHERE id = ?", arguments: [id])
+    }
+  }
+
+  /// Sets the round's status (`IN_PROGRESS`, `COMPLETED`).
+  public func updateRoundStatus(round: Int64, status: String) throws(PersistenceError) {
+    try write { db in try db.execute(sql: "UPDATE rounds SET status = ? WHERE id = ?", arguments: [status, round]) }
+  }
+
+  static func endID(_ db: Database, round: Int64, end: Int) throws -> Int64 {
+    guard try Int64.fetchOne(db, sql: "SELECT id FROM rounds WHERE id = ?", arguments: [round]) != nil else {
+      throw PersistenceError("round \(round) does not exist")
+    }
+    if let id = try Int64.fetchOne(db, sql: "SELECT id FROM end_scores WHERE round_id = ? AND end_number = ?", arguments: [round, end]) {
+      return id
+    }
+    try db.execute(sql: "INSERT INTO end_scores (round_id, end_number) VALUES (?, ?)", arguments: [round, end])
+    return db.lastInsertedRowID
+  }
+
+  func write<T>(_ body: (Database) throws -> T) throws(PersistenceError) -> T {
+    do { return try db.write(body) } catch let e as PersistenceError { throw e } catch { throw PersistenceError("\(error)") }
+  }
+
+  func read<T>(_ body: (Database) throws -> T) throws(PersistenceError) -> T {
+    do { return try db.read(body) } catch let e as PersistenceError { throw e } catch { throw PersistenceError("\(error)") }
+  }
+}
