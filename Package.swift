@@ -60,6 +60,6 @@ let package = Package(
     .testTarget(name: "AdjustmentTests", dependencies: ["Adjustment", "Scoring", "TestSupport"]),
     .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Scoring", "TestSupport"]),
     .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Synth", "Scoring", "Canvas", "TestSupport"]),
-    .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core"]),
+    .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core", "Persistence"]),
   ]
 )

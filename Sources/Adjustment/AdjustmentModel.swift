@@ -19,6 +19,12 @@ public struct EditableArrow: Sendable, Hashable {
   public var isManual: Bool
   /// Detector confidence (1.0 for manual placements).
   public var confidence: Double
+
+  /// A marker; detected ones carry the detector's confidence.
+  public init(id: String, x: Double, y: Double, isManual: Bool, confidence: Double) {
+    self.id = id; self.x = x; self.y = y; self.isManual = isManual; self.confidence = confidence
+  }
+
   /// Distance from the centre, `sqrt(x² + y²)`.
   public var distance: Double { (x * x + y * y).squareRoot() }
   /// Off the face: distance > 1.

@@ -1,6 +1,7 @@
 // im2col, depthwise convolution and activations.
 #include "CKernels.h"
 
+#include <immintrin.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -134,9 +135,112 @@ float bk_expf(float x) {
 
 static float sigmoid(float x) { return 1.0f / (1.0f + bk_expf(-x)); }
 
+// NaN inputs pass through unchanged (same bits) in every path.
+static float sigmoid_act(float x) { return x != x ? x : sigmoid(x); }
+static float silu_act(float x) { return x != x ? x : x * sigmoid(x); }
+
 static float hardsigmoid(float x, float alpha, float beta) {
   float v = alpha * x + beta;
   return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v);
+}
+
+// Vector twins of bk_expf / sigmoid: the same operations in the same order
+// (separate multiply and add, no FMA), with out-of-range lanes blended to the
+// scalar code's special values, so every lane equals the scalar result.
+#define EXP_BODY(V, SET1, ADD, SUB, MUL, CVT, CASTI2F, ADDI, SLLI, SRAI, SRLI)   \
+  V t = ADD(MUL(x, SET1(1.44269504f)), SET1(12582912.0f));                    \
+  V n = SUB(t, SET1(12582912.0f));                                            \
+  V r = SUB(x, MUL(n, SET1(0.693145752f)));                                   \
+  r = SUB(r, MUL(n, SET1(1.42860677e-06f)));                                  \
+  V p = SET1(1.0f / 5040.0f);                                                 \
+  p = ADD(MUL(p, r), SET1(1.0f / 720.0f));                                    \
+  p = ADD(MUL(p, r), SET1(1.0f / 120.0f));                                    \
+  p = ADD(MUL(p, r), SET1(1.0f / 24.0f));                                     \
+  p = ADD(MUL(p, r), SET1(1.0f / 6.0f));                                      \
+  p = ADD(MUL(p, r), SET1(0.5f));                                             \
+  p = ADD(MUL(p, r), SET1(1.0f));                                             \
+  p = ADD(MUL(p, r), SET1(1.0f));                                             \
+  ivec ni = CVT(n);                                                           \
+  ivec n1 = SRAI(ADDI(ni, SRLI(ni, 31)), 1); /* ni / 2, toward zero */        \
+  ivec n2 = SUBI(ni, n1);                                                     \
+  p = MUL(p, CASTI2F(SLLI(ADDI(n1, SET1I(127)), 23)));                        \
+  p = MUL(p, CASTI2F(SLLI(ADDI(n2, SET1I(127)), 23)));
+
+__attribute__((target("avx512f"))) static inline __m512 exp512(__m512 x) {
+  typedef __m512i ivec;
+#define SUBI _mm512_sub_epi32
+#define SET1I _mm512_set1_epi32
+  EXP_BODY(__m512, _mm512_set1_ps, _mm512_add_ps, _mm512_sub_ps, _mm512_mul_ps,
+           _mm512_cvttps_epi32, _mm512_castsi512_ps, _mm512_add_epi32,
+           _mm512_slli_epi32, _mm512_srai_epi32, _mm512_srli_epi32)
+#undef SUBI
+#undef SET1I
+  __mmask16 hi = _mm512_cmp_ps_mask(x, _mm512_set1_ps(88.72283f), _CMP_GT_OQ);
+  __mmask16 lo = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-103.97208f), _CMP_LT_OQ);
+  __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+  p = _mm512_mask_mov_ps(p, hi, _mm512_set1_ps(INFINITY));
+  p = _mm512_mask_mov_ps(p, lo, _mm512_setzero_ps());
+  return _mm512_mask_mov_ps(p, nan, x);
+}
+
+__attribute__((target("avx2,fma"))) static inline __m256 exp256(__m256 x) {
+  typedef __m256i ivec;
+#define SUBI _mm256_sub_epi32
+#define SET1I _mm256_set1_epi32
+  EXP_BODY(__m256, _mm256_set1_ps, _mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps,
+           _mm256_cvttps_epi32, _mm256_castsi256_ps, _mm256_add_epi32,
+           _mm256_slli_epi32, _mm256_srai_epi32, _mm256_srli_epi32)
+#undef SUBI
+#undef SET1I
+  __m256 hi = _mm256_cmp_ps(x, _mm256_set1_ps(88.72283f), _CMP_GT_OQ);
+  __m256 lo = _mm256_cmp_ps(x, _mm256_set1_ps(-103.97208f), _CMP_LT_OQ);
+  __m256 nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+  p = _mm256_blendv_ps(p, _mm256_set1_ps(INFINITY), hi);
+  p = _mm256_blendv_ps(p, _mm256_setzero_ps(), lo);
+  return _mm256_blendv_ps(p, x, nan);
+}
+
+// Sigmoid (act 2) and SiLU (act 3) over [0, n - n % W); the scalar code
+// finishes the tail. Returns how many elements were done.
+__attribute__((target("avx512f"))) static ptrdiff_t
+act512(float *x, ptrdiff_t n, int act) {
+  ptrdiff_t i = 0;
+  const __m512 one = _mm512_set1_ps(1.0f);
+  for (; i + 16 <= n; i += 16) {
+    __m512 v = _mm512_loadu_ps(x + i);
+    __m512 e = exp512(_mm512_sub_ps(_mm512_setzero_ps(), v));
+    __m512 s = _mm512_div_ps(one, _mm512_add_ps(one, e));
+    __m512 y = act == BK_ACT_SILU ? _mm512_mul_ps(v, s) : s;
+    y = _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v);
+    _mm512_storeu_ps(x + i, y);
+  }
+  return i;
+}
+
+__attribute__((target("avx2,fma"))) static ptrdiff_t
+act256(float *x, ptrdiff_t n, int act) {
+  ptrdiff_t i = 0;
+  const __m256 one = _mm256_set1_ps(1.0f);
+  for (; i + 8 <= n; i += 8) {
+    __m256 v = _mm256_loadu_ps(x + i);
+    __m256 e = exp256(_mm256_sub_ps(_mm256_setzero_ps(), v));
+    __m256 s = _mm256_div_ps(one, _mm256_add_ps(one, e));
+    __m256 y = act == BK_ACT_SILU ? _mm256_mul_ps(v, s) : s;
+    y = _mm256_blendv_ps(y, v, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+    _mm256_storeu_ps(x + i, y);
+  }
+  return i;
+}
+
+void bk_activate_isa(int isa, float *x, ptrdiff_t n, int act, float alpha,
+                     float beta) {
+  if (isa > bk_best_isa()) isa = bk_best_isa();
+  ptrdiff_t done = 0;
+  if (act == BK_ACT_SIGMOID || act == BK_ACT_SILU) {
+    if (isa == BK_ISA_AVX512) done = act512(x, n, act);
+    else if (isa == BK_ISA_AVX2) done = act256(x, n, act);
+  }
+  bk_activate(x + done, n - done, act, alpha, beta);
 }
 
 void bk_activate(float *x, ptrdiff_t n, int act, float alpha, float beta) {
@@ -145,10 +249,10 @@ void bk_activate(float *x, ptrdiff_t n, int act, float alpha, float beta) {
     for (ptrdiff_t i = 0; i < n; i++) x[i] = x[i] < 0.0f ? 0.0f : x[i];
     break;
   case BK_ACT_SIGMOID:
-    for (ptrdiff_t i = 0; i < n; i++) x[i] = sigmoid(x[i]);
+    for (ptrdiff_t i = 0; i < n; i++) x[i] = sigmoid_act(x[i]);
     break;
   case BK_ACT_SILU:
-    for (ptrdiff_t i = 0; i < n; i++) x[i] = x[i] * sigmoid(x[i]);
+    for (ptrdiff_t i = 0; i < n; i++) x[i] = silu_act(x[i]);
     break;
   case BK_ACT_HARDSIGMOID:
     for (ptrdiff_t i = 0; i < n; i++) x[i] = hardsigmoid(x[i], alpha, beta);

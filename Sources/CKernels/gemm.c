@@ -63,27 +63,95 @@ static void gemm_scalar(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A,
   }
 }
 
+// MARK: Implicit im2col
+
+// Packs rows [k0, k0 + kc) of the im2col matrix of image x, columns
+// [n0, n0 + nr), into pack[k * width + lane]; lanes past nr and padding taps
+// are 0, exactly as bk_im2col writes them.
+__attribute__((always_inline)) static inline void
+pack_conv(float *pack, int width, const float *x,
+                      const BKConvGeom *g, ptrdiff_t k0, ptrdiff_t kc,
+                      ptrdiff_t n0, ptrdiff_t nr) {
+  // Lanes split into runs that share an output row: [l0, l1) at (oh, ow0).
+  ptrdiff_t rl0[34], rl1[34], roh[34], row0[34], runs = 0;
+  ptrdiff_t oh = n0 / g->OW, ow = n0 % g->OW;
+  for (ptrdiff_t l = 0; l < nr;) {
+    ptrdiff_t len = g->OW - ow < nr - l ? g->OW - ow : nr - l;
+    rl0[runs] = l; rl1[runs] = l + len; roh[runs] = oh; row0[runs] = ow;
+    runs++;
+    l += len;
+    ow = 0;
+    oh++;
+  }
+  ptrdiff_t taps = g->KH * g->KW, sw = g->sw;
+  // (c, i, j) of row k0, then stepped without divisions.
+  ptrdiff_t c = k0 / taps, i = (k0 % taps) / g->KW, j = k0 % g->KW;
+  for (ptrdiff_t k = 0; k < kc; k++) {
+    ptrdiff_t di = i * g->dh, dj = j * g->dw;
+    const float *xc = x + c * g->H * g->W;
+    if (++j == g->KW) {
+      j = 0;
+      if (++i == g->KH) { i = 0; c++; }
+    }
+    float *dst = pack + k * width;
+    for (ptrdiff_t r = 0; r < runs; r++) {
+      ptrdiff_t l0 = rl0[r], l1 = rl1[r];
+      ptrdiff_t ih = roh[r] * g->sh - g->ph + di;
+      if (ih < 0 || ih >= g->H) {
+        for (ptrdiff_t l = l0; l < l1; l++) dst[l] = 0.0f;
+        continue;
+      }
+      // Lane l reads iw = iw0 + (l - l0) * sw; keep 0 <= iw < W.
+      ptrdiff_t iw0 = row0[r] * sw - g->pw + dj, n = l1 - l0;
+      ptrdiff_t lo = iw0 >= 0 ? 0 : (-iw0 + sw - 1) / sw;
+      ptrdiff_t hi = g->W - iw0 <= 0 ? 0 : (g->W - iw0 + sw - 1) / sw;
+      if (hi > n) hi = n;
+      if (lo > hi) lo = hi;
+      const float *src = xc + ih * g->W + iw0;
+      for (ptrdiff_t l = 0; l < lo; l++) dst[l0 + l] = 0.0f;
+      if (sw == 1)
+        for (ptrdiff_t l = lo; l < hi; l++) dst[l0 + l] = src[l];
+      else
+        for (ptrdiff_t l = lo; l < hi; l++) dst[l0 + l] = src[l * sw];
+      for (ptrdiff_t l = hi; l < n; l++) dst[l0 + l] = 0.0f;
+    }
+    for (ptrdiff_t l = nr; l < width; l++) dst[l] = 0.0f;
+  }
+}
+
 // MARK: AVX-512
 
+// K is blocked by KC and each 32-column panel of B is packed contiguously, so
+// the panel stays in L1 while every row block of A passes over it. Blocking
+// K only stores and reloads accumulators; each element still takes its fmas
+// in increasing k. Element (r, k) of A is at r*rs + k*ks.
+#define KC 256
+#define MR512 12
+
 __attribute__((target("avx512f"), always_inline)) static inline void
-ukr512(const int mr, ptrdiff_t K, const float *A, ptrdiff_t lda,
-       const float *B, ptrdiff_t ldb, float *C, ptrdiff_t ldc,
-       const float *bias, __mmask16 k0, __mmask16 k1) {
-  __m512 c0[8], c1[8];
-  for (int r = 0; r < mr; r++) {
-    c0[r] = _mm512_set1_ps(bias ? bias[r] : 0.0f);
-    c1[r] = c0[r];
+ukr512(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
+       const ptrdiff_t ks, const float *P, float *C, ptrdiff_t ldc,
+       const float *bias, int first, __mmask16 k0, __mmask16 k1) {
+  __m512 c0[MR512], c1[MR512];
+  _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
+    if (first) {
+      c0[r] = _mm512_set1_ps(bias ? bias[r] : 0.0f);
+      c1[r] = c0[r];
+    } else {
+      c0[r] = _mm512_maskz_loadu_ps(k0, C + r * ldc);
+      c1[r] = _mm512_maskz_loadu_ps(k1, C + r * ldc + 16);
+    }
   }
-  for (ptrdiff_t k = 0; k < K; k++) {
-    __m512 b0 = _mm512_maskz_loadu_ps(k0, B + k * ldb);
-    __m512 b1 = _mm512_maskz_loadu_ps(k1, B + k * ldb + 16);
-    for (int r = 0; r < mr; r++) {
-      __m512 a = _mm512_set1_ps(A[r * lda + k]);
+  for (ptrdiff_t k = 0; k < kc; k++) {
+    __m512 b0 = _mm512_load_ps(P + k * 32);
+    __m512 b1 = _mm512_load_ps(P + k * 32 + 16);
+    _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
+      __m512 a = _mm512_set1_ps(A[r * rs + k * ks]);
       c0[r] = _mm512_fmadd_ps(a, b0, c0[r]);
       c1[r] = _mm512_fmadd_ps(a, b1, c1[r]);
     }
   }
-  for (int r = 0; r < mr; r++) {
+  _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
     _mm512_mask_storeu_ps(C + r * ldc, k0, c0[r]);
     _mm512_mask_storeu_ps(C + r * ldc + 16, k1, c1[r]);
   }
@@ -91,54 +159,73 @@ ukr512(const int mr, ptrdiff_t K, const float *A, ptrdiff_t lda,
 
 __attribute__((target("avx512f"))) static void
 gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
-        const float *B, ptrdiff_t ldb, float *C, ptrdiff_t ldc,
-        const float *bias) {
+        const BKConvGeom *g, const float *B, ptrdiff_t ldb, float *C,
+        ptrdiff_t ldc, const float *bias, ptrdiff_t nbase) {
+  float pack[KC * 32] __attribute__((aligned(64)));
   for (ptrdiff_t n0 = 0; n0 < N; n0 += 32) {
     ptrdiff_t nr = N - n0 < 32 ? N - n0 : 32;
     __mmask16 k0 = nr >= 16 ? 0xFFFF : (__mmask16)((1u << nr) - 1);
     __mmask16 k1 = nr >= 32 ? 0xFFFF
                    : nr > 16 ? (__mmask16)((1u << (nr - 16)) - 1)
                              : 0;
-    for (ptrdiff_t m0 = 0; m0 < M; m0 += 8) {
-      const float *a = A + m0 * lda;
-      const float *b = B + n0;
-      float *c = C + m0 * ldc + n0;
-      const float *bs = bias ? bias + m0 : NULL;
-      switch (M - m0 < 8 ? (int)(M - m0) : 8) {
-      case 8: ukr512(8, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      case 7: ukr512(7, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      case 6: ukr512(6, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      case 5: ukr512(5, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      case 4: ukr512(4, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      case 3: ukr512(3, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      case 2: ukr512(2, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      default: ukr512(1, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
+    ptrdiff_t k0s = 0;
+    do {
+      ptrdiff_t kc = K - k0s < KC ? K - k0s : KC;
+      if (g)
+        pack_conv(pack, 32, B, g, k0s, kc, nbase + n0, nr);
+      else
+        for (ptrdiff_t k = 0; k < kc; k++) {
+          const float *src = B + (k0s + k) * ldb + n0;
+          _mm512_store_ps(pack + k * 32, _mm512_maskz_loadu_ps(k0, src));
+          _mm512_store_ps(pack + k * 32 + 16, _mm512_maskz_loadu_ps(k1, src + 16));
+        }
+      int first = k0s == 0;
+      for (ptrdiff_t m0 = 0; m0 < M; m0 += MR512) {
+        float *c = C + m0 * ldc + n0;
+        const float *bs = bias ? bias + m0 : NULL;
+        int mr = M - m0 < MR512 ? (int)(M - m0) : MR512;
+        const float *a = A + m0 * lda + k0s;
+        switch (mr) {
+#define CASE(R) case R: ukr512(R, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1); break;
+        CASE(12) CASE(11) CASE(10) CASE(9) CASE(8) CASE(7) CASE(6) CASE(5)
+        CASE(4) CASE(3) CASE(2)
+        default: ukr512(1, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1); break;
+#undef CASE
+        }
       }
-    }
+      k0s += kc;
+    } while (k0s < K);
   }
 }
 
 // MARK: AVX2 + FMA
 
+#define MR256 6
+
 __attribute__((target("avx2,fma"), always_inline)) static inline void
-ukr256(const int mr, ptrdiff_t K, const float *A, ptrdiff_t lda,
-       const float *B, ptrdiff_t ldb, float *C, ptrdiff_t ldc,
-       const float *bias, __m256i k0, __m256i k1) {
-  __m256 c0[6], c1[6];
-  for (int r = 0; r < mr; r++) {
-    c0[r] = _mm256_set1_ps(bias ? bias[r] : 0.0f);
-    c1[r] = c0[r];
+ukr256(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
+       const ptrdiff_t ks, const float *P, float *C, ptrdiff_t ldc,
+       const float *bias, int first, __m256i k0, __m256i k1) {
+  __m256 c0[MR256], c1[MR256];
+  _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
+    if (first) {
+      c0[r] = _mm256_set1_ps(bias ? bias[r] : 0.0f);
+      c1[r] = c0[r];
+    } else {
+      c0[r] = _mm256_maskload_ps(C + r * ldc, k0);
+      c1[r] = _mm256_maskload_ps(C + r * ldc + 8, k1);
+    }
   }
-  for (ptrdiff_t k = 0; k < K; k++) {
-    __m256 b0 = _mm256_maskload_ps(B + k * ldb, k0);
-    __m256 b1 = _mm256_maskload_ps(B + k * ldb + 8, k1);
-    for (int r = 0; r < mr; r++) {
-      __m256 a = _mm256_broadcast_ss(A + r * lda + k);
+  for (ptrdiff_t k = 0; k < kc; k++) {
+    __m256 b0 = _mm256_load_ps(P + k * 16);
+    __m256 b1 = _mm256_load_ps(P + k * 16 + 8);
+    _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
+      __m256 a = _mm256_broadcast_ss(A + r * rs + k * ks);
       c0[r] = _mm256_fmadd_ps(a, b0, c0[r]);
       c1[r] = _mm256_fmadd_ps(a, b1, c1[r]);
     }
   }
-  for (int r = 0; r < mr; r++) {
+  _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
     _mm256_maskstore_ps(C + r * ldc, k0, c0[r]);
     _mm256_maskstore_ps(C + r * ldc + 8, k1, c1[r]);
   }
@@ -151,24 +238,70 @@ __attribute__((target("avx2,fma"))) static __m256i lane_mask(ptrdiff_t n) {
 
 __attribute__((target("avx2,fma"))) static void
 gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
-        const float *B, ptrdiff_t ldb, float *C, ptrdiff_t ldc,
-        const float *bias) {
+        const BKConvGeom *g, const float *B, ptrdiff_t ldb, float *C,
+        ptrdiff_t ldc, const float *bias, ptrdiff_t nbase) {
+  float pack[KC * 16] __attribute__((aligned(32)));
   for (ptrdiff_t n0 = 0; n0 < N; n0 += 16) {
     ptrdiff_t nr = N - n0 < 16 ? N - n0 : 16;
     __m256i k0 = lane_mask(nr >= 8 ? 8 : nr);
     __m256i k1 = lane_mask(nr > 8 ? nr - 8 : 0);
-    for (ptrdiff_t m0 = 0; m0 < M; m0 += 6) {
-      const float *a = A + m0 * lda;
-      const float *b = B + n0;
-      float *c = C + m0 * ldc + n0;
-      const float *bs = bias ? bias + m0 : NULL;
-      switch (M - m0 < 6 ? (int)(M - m0) : 6) {
-      case 6: ukr256(6, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      case 5: ukr256(5, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      case 4: ukr256(4, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      case 3: ukr256(3, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      case 2: ukr256(2, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
-      default: ukr256(1, K, a, lda, b, ldb, c, ldc, bs, k0, k1); break;
+    ptrdiff_t k0s = 0;
+    do {
+      ptrdiff_t kc = K - k0s < KC ? K - k0s : KC;
+      if (g)
+        pack_conv(pack, 16, B, g, k0s, kc, nbase + n0, nr);
+      else
+        for (ptrdiff_t k = 0; k < kc; k++) {
+          const float *src = B + (k0s + k) * ldb + n0;
+          _mm256_store_ps(pack + k * 16, _mm256_maskload_ps(src, k0));
+          _mm256_store_ps(pack + k * 16 + 8, _mm256_maskload_ps(src + 8, k1));
+        }
+      int first = k0s == 0;
+      for (ptrdiff_t m0 = 0; m0 < M; m0 += MR256) {
+        float *c = C + m0 * ldc + n0;
+        const float *bs = bias ? bias + m0 : NULL;
+        int mr = M - m0 < MR256 ? (int)(M - m0) : MR256;
+        const float *a = A + m0 * lda + k0s;
+        switch (mr) {
+#define CASE(R) case R: ukr256(R, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1); break;
+        CASE(6) CASE(5) CASE(4) CASE(3) CASE(2)
+        default: ukr256(1, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1); break;
+#undef CASE
+        }
+      }
+      k0s += kc;
+    } while (k0s < K);
+  }
+}
+
+void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
+                  const float *A, const float *x, const BKConvGeom *g,
+                  float *y, const float *bias) {
+  ptrdiff_t N = n1 - n0, K = g->C * g->KH * g->KW, ldc = g->OH * g->OW;
+  if (M <= 0 || N <= 0) return;
+  int best = bk_best_isa();
+  if (isa > best) isa = best;
+  if (isa == BK_ISA_AVX512) {
+    gemm512(M, N, K, A, K, g, x, 0, y + n0, ldc, bias, n0);
+  } else if (isa == BK_ISA_AVX2) {
+    gemm256(M, N, K, A, K, g, x, 0, y + n0, ldc, bias, n0);
+  } else {
+    // Scalar: pack 16 columns at a time, then the fmaf loop over them.
+    float pack[256 * 16];
+    for (ptrdiff_t c0 = n0; c0 < n1; c0 += 16) {
+      ptrdiff_t nr = n1 - c0 < 16 ? n1 - c0 : 16;
+      for (ptrdiff_t m = 0; m < M; m++)
+        for (ptrdiff_t l = 0; l < nr; l++) y[m * ldc + c0 + l] = bias ? bias[m] : 0.0f;
+      for (ptrdiff_t k0 = 0; k0 < K; k0 += 256) {
+        ptrdiff_t kc = K - k0 < 256 ? K - k0 : 256;
+        pack_conv(pack, 16, x, g, k0, kc, c0, nr);
+        for (ptrdiff_t m = 0; m < M; m++) {
+          float *c = y + m * ldc + c0;
+          for (ptrdiff_t k = 0; k < kc; k++) {
+            float a = A[m * K + k0 + k];
+            for (ptrdiff_t l = 0; l < nr; l++) c[l] = fmaf(a, pack[k * 16 + l], c[l]);
+          }
+        }
       }
     }
   }
@@ -181,9 +314,9 @@ void bk_gemm(int isa, ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A,
   int best = bk_best_isa();
   if (isa > best) isa = best;
   if (isa == BK_ISA_AVX512)
-    gemm512(M, N, K, A, lda, B, ldb, C, ldc, bias);
+    gemm512(M, N, K, A, lda, NULL, B, ldb, C, ldc, bias, 0);
   else if (isa == BK_ISA_AVX2)
-    gemm256(M, N, K, A, lda, B, ldb, C, ldc, bias);
+    gemm256(M, N, K, A, lda, NULL, B, ldb, C, ldc, bias, 0);
   else
     gemm_scalar(M, N, K, A, lda, B, ldb, C, ldc, bias);
 }

@@ -9,6 +9,11 @@
 public struct FittedEllipse: Sendable, Hashable {
   public var cx: Double, cy: Double, a: Double, b: Double, angleDeg: Double
 
+  /// An ellipse from its centre, semi-axes and the angle of `a`.
+  public init(cx: Double, cy: Double, a: Double, b: Double, angleDeg: Double) {
+    self.cx = cx; self.cy = cy; self.a = a; self.b = b; self.angleDeg = angleDeg
+  }
+
   /// Maps a pixel into the unit-circle frame of this ellipse: undo the squash
   /// along the axes, keeping the image's orientation (x right, y down).
   public func normalize(_ x: Double, _ y: Double) -> (Double, Double) {

@@ -45,3 +45,19 @@ public enum InputMapping: Sendable, Hashable {
     }
   }
 }
+
+extension InputMapping {
+  /// Maps an image-pixel box into model-input pixels, where the model sees it
+  /// (the letterbox uses the pad actually drawn).
+  public func toInput(_ b: PixelBox, confidence: Double, classID: Int) -> RawBox {
+    switch self {
+    case .stretch(let w, let h, let input):
+      let sx = Double(input) / Double(w), sy = Double(input) / Double(h)
+      return RawBox(cx: b.centerX * sx, cy: b.centerY * sy, w: b.width * sx, h: b.height * sy, confidence: confidence, classID: classID)
+    case .letterbox(let w, let h, let input, _):
+      let g = InputMapping.letterboxGeometry(imageWidth: w, imageHeight: h, input: input)
+      return RawBox(cx: b.centerX * g.gain + Double(g.left), cy: b.centerY * g.gain + Double(g.top),
+                    w: b.width * g.gain, h: b.height * g.gain, confidence: confidence, classID: classID)
+    }
+  }
+}

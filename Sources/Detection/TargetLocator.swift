@@ -25,10 +25,18 @@ public struct TargetFit: Sendable, Hashable {
 public enum TargetLocator {
   /// Locates the face of `face` in `image`, starting from `hint`.
   public static func locate(_ image: RGBA8Image, face: Face, hint: FittedEllipse?) -> TargetFit {
-    let start = hint ?? FittedEllipse(cx: Double(image.width) / 2, cy: Double(image.height) / 2,
-                                      a: 0.35 * Double(min(image.width, image.height)),
-                                      b: 0.35 * Double(min(image.width, image.height)), angleDeg: 0)
-    let method = hint == nil ? "hint" : "box"
+    if let hint { return refine(image, face: face, start: hint, method: "box") }
+    // No box: try a few sizes about the image centre and keep the tightest fit.
+    let side = Double(min(image.width, image.height))
+    let fits = [0.22, 0.3, 0.38, 0.46].map { k in
+      refine(image, face: face, start: FittedEllipse(cx: Double(image.width) / 2, cy: Double(image.height) / 2,
+                                                     a: k * side, b: k * side, angleDeg: 0), method: "hint")
+    }
+    let refined = fits.filter { $0.edgePoints > 0 }
+    return refined.min { $0.medianResidual / Double($0.edgePoints) < $1.medianResidual / Double($1.edgePoints) } ?? fits[1]
+  }
+
+  static func refine(_ image: RGBA8Image, face: Face, start: FittedEllipse, method: String) -> TargetFit {
     guard face.spots.count == 1, let edge = contrastEdge(face) else {
       return TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0)
     }

@@ -10,7 +10,7 @@ func parallelGemm(
 ) {
   func epilogue(_ m0: Int, _ m1: Int, _ n0: Int, _ n1: Int) {
     guard let a = act, n1 > n0 else { return }
-    for m in m0..<m1 { bk_activate(C + m * ldc + n0, n1 - n0, a.code, a.alpha, a.beta) }
+    for m in m0..<m1 { bk_activate_isa(e.isa, C + m * ldc + n0, n1 - n0, a.code, a.alpha, a.beta) }
   }
   let work = M * N * max(K, 1)
   let threads = work < 65536 ? 1 : e.threads
@@ -74,11 +74,10 @@ extension Operators {
     let act = ctx.node.activation
     let depthwise = cg == 1 && mg == 1
     let pointwise = g.k == (1, 1) && g.s == (1, 1) && g.p == (0, 0) && win.padEnd.allSatisfy { $0 == 0 }
-    let ws = depthwise || pointwise ? 0 : K * N
     let macs = saturatingProduct([n, m, N, K])
     let hasBias = bias != nil
-    return .kernel([OutSpec(shape: [n, m] + win.output)], workspace: ws, macs: macs) { b in
-      let px = b.input(0), pw = b.input(1), pb = hasBias ? b.ins[2] : nil, py = b.outs[0], cols = b.ws
+    return .kernel([OutSpec(shape: [n, m] + win.output)], macs: macs) { b in
+      let px = b.input(0), pw = b.input(1), pb = hasBias ? b.ins[2] : nil, py = b.outs[0]
       return { e in
         for img in 0..<n {
           let xi = px + img * c * H * W, yi = py + img * m * N
@@ -87,22 +86,40 @@ extension Operators {
               bk_depthwise(
                 e.isa, yi, xi, pw, pb, H, W, g.k.0, g.k.1, g.s.0, g.s.1, g.p.0, g.p.1, g.d.0, g.d.1,
                 OH, OW, c0, c1)
-              if let a = act { bk_activate(yi + c0 * N, (c1 - c0) * N, a.code, a.alpha, a.beta) }
+              if let a = act { bk_activate_isa(e.isa, yi + c0 * N, (c1 - c0) * N, a.code, a.alpha, a.beta) }
             }
             continue
           }
           for gi in 0..<group {
             let xg = xi + gi * cg * H * W
-            var bmat = xg
-            if let cols {
-              parallelFor(cg, threads: cg * N * g.k.0 * g.k.1 < 65536 ? 1 : e.threads) { c0, c1 in
-                bk_im2col(cols, xg, cg, H, W, g.k.0, g.k.1, g.s.0, g.s.1, g.p.0, g.p.1, g.d.0, g.d.1, OH, OW, c0, c1)
-              }
-              bmat = UnsafePointer(cols)
+            let a = pw + gi * mg * K, yg = yi + gi * mg * N, bg = pb.map { $0 + gi * mg }
+            if pointwise {
+              parallelGemm(e, M: mg, N: N, K: K, A: a, lda: K, B: xg, ldb: N, C: yg, ldc: N, bias: bg, act: act)
+              continue
             }
-            parallelGemm(
-              e, M: mg, N: N, K: K, A: pw + gi * mg * K, lda: K, B: bmat, ldb: N,
-              C: yi + gi * mg * N, ldc: N, bias: pb.map { $0 + gi * mg }, act: act)
+            // Implicit im2col: B panels are packed straight from the image.
+            let geom = BKConvGeom(
+              C: cg, H: H, W: W, KH: g.k.0, KW: g.k.1, sh: g.s.0, sw: g.s.1, ph: g.p.0, pw: g.p.1,
+              dh: g.d.0, dw: g.d.1, OH: OH, OW: OW)
+            let threads = mg * N * K < 65536 ? 1 : e.threads
+            withUnsafePointer(to: geom) { gp in
+            if N >= 64 * threads || mg < 2 * threads {
+              parallelFor((N + 31) / 32, threads: threads) { lo, hi in
+                let n0 = lo * 32, n1 = min(hi * 32, N)
+                guard n1 > n0 else { return }
+                bk_conv_gemm(e.isa, mg, n0, n1, a, xg, gp, yg, bg)
+                if let f = act {
+                  for m in 0..<mg { bk_activate_isa(e.isa, yg + m * N + n0, n1 - n0, f.code, f.alpha, f.beta) }
+                }
+              }
+            } else {
+              parallelFor(mg, threads: threads) { m0, m1 in
+                guard m1 > m0 else { return }
+                bk_conv_gemm(e.isa, m1 - m0, 0, N, a + m0 * K, xg, gp, yg + m0 * N, bg.map { $0 + m0 })
+                if let f = act { bk_activate_isa(e.isa, yg + m0 * N, (m1 - m0) * N, f.code, f.alpha, f.beta) }
+              }
+            }
+            }
           }
         }
       }

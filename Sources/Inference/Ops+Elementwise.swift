@@ -13,7 +13,7 @@ extension Operators {
           let s = lo * 4096, len = min(hi * 4096, n) - s
           guard len > 0 else { return }
           if UnsafePointer(dst) != src { (dst + s).update(from: src + s, count: len) }
-          bk_activate(dst + s, len, code, alpha, beta)
+          bk_activate_isa(e.isa, dst + s, len, code, alpha, beta)
         }
       }
     }

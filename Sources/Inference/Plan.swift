@@ -42,6 +42,7 @@ enum Lowering {
 final class Plan: @unchecked Sendable {
   struct Step {
     let label: String
+    let op: String
     let run: Kernel
   }
   enum Source {
@@ -57,6 +58,8 @@ final class Plan: @unchecked Sendable {
   var macs = 0
   var arenaFloats = 0
   let lock = NSLock()
+  /// `BULLSEYE_PROFILE=1` prints time per operator type to stderr.
+  static let profiling = ProcessInfo.processInfo.environment["BULLSEYE_PROFILE"] == "1"
 
   deinit {
     arena?.deallocate()
@@ -74,7 +77,19 @@ final class Plan: @unchecked Sendable {
         }
       }
     }
-    for s in steps { s.run(exec) }
+    if Plan.profiling {
+      var byOp: [String: Double] = [:]
+      for s in steps {
+        let t = DispatchTime.now().uptimeNanoseconds
+        s.run(exec)
+        byOp[s.op, default: 0] += Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
+      }
+      let total = byOp.values.reduce(0, +)
+      let lines = byOp.sorted { $0.value > $1.value }.map { String(format: "%@ %.2f ms", $0.key, $0.value) }
+      FileHandle.standardError.write(Data("profile: \(String(format: "%.2f", total)) ms: \(lines.joined(separator: ", "))\n".utf8))
+    } else {
+      for s in steps { s.run(exec) }
+    }
     var result: [String: Value] = [:]
     for (name, src) in outputs {
       switch src {

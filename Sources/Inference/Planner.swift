@@ -21,6 +21,7 @@ struct Planner {
   }
   private struct Pending {
     var label: String
+    var op: String
     var factory: KernelFactory
     var ins: [Ref?]
     var outs: [Int]
@@ -147,7 +148,7 @@ struct Planner {
           }
         }
         let wsId = ws > 0 ? try newBuffer([ws], what: "Node \(node.label) (\(node.opType)) workspace") : nil
-        pending.append(Pending(label: node.label, factory: factory, ins: ins, outs: outs, ws: wsId))
+        pending.append(Pending(label: node.label, op: node.opType + (node.activation != nil ? "+act" : ""), factory: factory, ins: ins, outs: outs, ws: wsId))
       }
     }
 
@@ -229,7 +230,7 @@ struct Planner {
         }
       }
       let b = Buffers(ins: ins, outs: st.outs.map { base + offsets[$0] }, ws: st.ws.map { base + offsets[$0] })
-      result.steps.append(Plan.Step(label: st.label, run: st.factory(b)))
+      result.steps.append(Plan.Step(label: st.label, op: st.op, run: st.factory(b)))
     }
     for o in graph.outputs {
       if case .buffer(let id, let s, let d) = slots[o.name] {

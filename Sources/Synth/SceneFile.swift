@@ -1,3 +1,4 @@
+import Core
 import Yams
 
 /// Reads scene files (YAML) strictly: unknown keys and wrong types are errors
@@ -5,8 +6,15 @@ import Yams
 public enum SceneFile {
   /// Decodes `text` (the contents of `path`) into a spec.
   public static func decode(_ text: String, path: String) throws(SynthError) -> SceneSpec {
+    try decode(SceneSpec.self, text, path: path)
+  }
+
+  /// Decodes any strict document type; `extraKeys` are top-level keys that a
+  /// wider document type (e.g. a pipeline scenario) adds to the scene keys.
+  public static func decode<T: Decodable>(_ type: T.Type, _ text: String, path: String,
+                                          extraKeys: Set<String> = []) throws(SynthError) -> T {
     do {
-      return try YAMLDecoder().decode(SceneSpec.self, from: text)
+      return try YAMLDecoder().decode(T.self, from: text, userInfo: [.extraTopLevelKeys: extraKeys])
     } catch let e as DecodingError {
       let (codingPath, message) = describe(e)
       let mark = locate(codingPath, in: text)

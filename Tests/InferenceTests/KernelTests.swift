@@ -98,6 +98,36 @@ struct KernelTests {
     }
   }
 
+  struct ConvCase: Sendable, CustomTestStringConvertible {
+    var c: Int, h: Int, w: Int, m: Int, k: Int, s: Int
+    var testDescription: String { "c\(c) \(h)x\(w) m\(m) k\(k) s\(s)" }
+  }
+
+  @Test(
+    "Implicit-im2col conv GEMM equals the naive convolution on every path",
+    arguments: [
+      ConvCase(c: 3, h: 9, w: 11, m: 5, k: 3, s: 2), ConvCase(c: 4, h: 7, w: 40, m: 13, k: 3, s: 1),
+      ConvCase(c: 2, h: 5, w: 5, m: 3, k: 5, s: 2), ConvCase(c: 1, h: 3, w: 3, m: 1, k: 3, s: 1),
+      ConvCase(c: 33, h: 6, w: 6, m: 17, k: 3, s: 1),
+    ])
+  func convGemmEqualsNaive(_ t: ConvCase) {
+    var rng = SplitMix64(seed: UInt64(t.c * 100 + t.w))
+    let p = t.k / 2
+    let oh = (t.h + 2 * p - t.k) / t.s + 1, ow = (t.w + 2 * p - t.k) / t.s + 1
+    let x = Self.random(t.c * t.h * t.w, &rng), w = Self.random(t.m * t.c * t.k * t.k, &rng)
+    let bias = Self.random(t.m, &rng)
+    let expected = Self.naiveConv(x: x, w: w, bias: bias, c: t.c, h: t.h, wd: t.w, m: t.m, k: t.k, s: t.s, p: p)
+    var geom = BKConvGeom(C: t.c, H: t.h, W: t.w, KH: t.k, KW: t.k, sh: t.s, sw: t.s, ph: p, pw: p, dh: 1, dw: 1, OH: oh, OW: ow)
+    for isa in Int32(0)...Dispatch.best {
+      var y = [Float](repeating: .nan, count: t.m * oh * ow)
+      // Two column ranges, as two threads would split it.
+      let mid = (oh * ow) / 3
+      bk_conv_gemm(isa, t.m, 0, mid, w, x, &geom, &y, bias)
+      bk_conv_gemm(isa, t.m, mid, oh * ow, w, x, &geom, &y, bias)
+      #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
+    }
+  }
+
   @Test func depthwiseEqualsNaiveOnEveryPath() {
     var rng = SplitMix64(seed: 12)
     let (c, h, wd, k, s, p) = (4, 10, 13, 3, 2, 1)

@@ -25,6 +25,18 @@ void bk_gemm(int isa, ptrdiff_t M, ptrdiff_t N, ptrdiff_t K,
              const float *A, ptrdiff_t lda, const float *B, ptrdiff_t ldb,
              float *C, ptrdiff_t ldc, const float *bias);
 
+/// Geometry of a 2-D convolution over one image [C, H, W] (one group).
+typedef struct {
+  ptrdiff_t C, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW;
+} BKConvGeom;
+
+/// Convolution as GEMM without an im2col buffer: y[m, n] for n in [n0, n1)
+/// equals bk_gemm(A [M, C*KH*KW], im2col(x)) bit for bit (padding taps are
+/// zeros in both). y has row stride OH*OW; A is row-major.
+void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
+                  const float *A, const float *x, const BKConvGeom *g,
+                  float *y, const float *bias);
+
 /// Reference for bk_gemm: a plain triple loop with fmaf.
 void bk_gemm_naive(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K,
                    const float *A, ptrdiff_t lda, const float *B,
@@ -42,6 +54,11 @@ enum {
 /// Applies an activation in place. Scalar code without contraction, so every
 /// machine and every fused/unfused graph gives the same bits.
 void bk_activate(float *x, ptrdiff_t n, int act, float alpha, float beta);
+
+/// bk_activate with SIMD on `isa` for sigmoid and SiLU; bit-identical to the
+/// scalar path (same operations in the same order, no contraction).
+void bk_activate_isa(int isa, float *x, ptrdiff_t n, int act, float alpha,
+                     float beta);
 
 /// exp(x) from +, * and bit operations only (about 1 ulp): identical on every
 /// machine, unlike libm variants picked at load time.

@@ -1,0 +1,110 @@
+import Canvas
+
+/// The BatSight obstacle-announcement pipeline on a virtual clock.
+public enum ObstaclePipeline {
+  /// Runs every frame and mode event of `scenario` in time order (at equal
+  /// times, mode events first) and returns the transcript and decisions.
+  /// `detector` overrides the scenario's source; with none, `detections:
+  /// scripted` uses `ScriptedDetector` and `detections: model` is an error.
+  public static func run(
+    _ scenario: ObstacleScenario, detector: (any ObstacleDetector)? = nil
+  ) throws(ObstacleError) -> ObstacleResult {
+    let source: any ObstacleDetector
+    if let detector {
+      source = detector
+    } else if scenario.detections == .scripted {
+      source = ScriptedDetector()
+    } else {
+      throw .invalid(name: "detections", value: "'model'", expected: "a detector backend passed to ObstaclePipeline.run, or 'scripted'")
+    }
+    var announcer = Announcer()
+    var announcements: [Announcement] = []
+    var frames: [FrameDecision] = []
+    var modes = scenario.modes[...]
+    for (index, frame) in scenario.frames.enumerated() {
+      let ms = milliseconds(frame.time)
+      while let m = modes.first, milliseconds(m.time) <= ms {
+        announcer.mode(m, at: milliseconds(m.time))
+        announcements.append(Announcement(time: seconds(milliseconds(m.time)), text: m.text, kind: .mode, frame: nil))
+        modes.removeFirst()
+      }
+      let detections: FrameDetections
+      do {
+        detections = try source.detect(frame: frame, index: index) {
+          try ObstacleRenderer.render(scenario, frame: index)
+        }
+      } catch let e as ObstacleError {
+        throw e
+      } catch {
+        throw .detector(frame: index, message: "\(error)")
+      }
+      let decision = decide(detections, index: index, ms: ms, scenario.semantics, &announcer)
+      if decision.announced, let text = decision.text {
+        announcements.append(Announcement(time: decision.time, text: text, kind: .object, frame: index))
+      }
+      frames.append(decision)
+    }
+    for m in modes {
+      announcer.mode(m, at: milliseconds(m.time))
+      announcements.append(Announcement(time: seconds(milliseconds(m.time)), text: m.text, kind: .mode, frame: nil))
+    }
+    var result = ObstacleResult(
+      id: scenario.id, scenario: scenario, announcements: announcements, frames: frames,
+      expectationFailures: [])
+    result.expectationFailures = scenario.expect.map { ExpectationCheck.failures($0, result) } ?? []
+    return result
+  }
+
+  /// One frame: Vision choice, YOLO match, zone, distance, announcement decision.
+  static func decide(
+    _ d: FrameDetections, index: Int, ms: Int, _ semantics: ObstacleSemantics, _ announcer: inout Announcer
+  ) -> FrameDecision {
+    let vision = VisionStage.select(d.vision, semantics.confidenceArithmetic)
+    let yolo = YOLOStage.run(d.yolo, target: vision.choice?.box, semantics: semantics)
+    var decision = FrameDecision(
+      index: index, time: seconds(ms), detections: d, zones: semantics.zones, visionStatus: vision.status, yoloStatus: yolo.status,
+      matchedYOLO: yolo.matched, matchIoU: yolo.iou, announced: false, reason: .noObject, detail: "")
+    var tracked: TrackedObject?
+    if let c = vision.choice {
+      let matchedBox = yolo.matched.map { d.yolo[$0].box }
+      let box = matchedBox ?? c.box
+      let zone = semantics.zones.zone(midX: box.midX)
+      let area = matchedBox?.area
+      let category = area.flatMap { DistanceCategory.of(area: $0) }
+      decision.source = c.source
+      decision.label = c.label
+      decision.confidence = c.confidence
+      decision.visionBox = c.box
+      decision.box = box
+      decision.zone = zone
+      decision.area = area
+      decision.category = category
+      decision.text = announcementText(label: c.label, zone: zone, category: category)
+      tracked = TrackedObject(label: c.label, confidence: c.confidence, zone: zone, box: box)
+    }
+    let verdict = announcer.frame(tracked, at: ms, arithmetic: semantics.confidenceArithmetic)
+    decision.announced = verdict.announced
+    decision.reason = verdict.reason
+    decision.detail = verdict.detail
+    return decision
+  }
+
+  /// `{Label} detected {Pos}, {category}, {d.1} meters`; without a category
+  /// (no YOLO box, or area 0) just `{Label} detected {Pos}`.
+  public static func announcementText(label: String, zone: Zone, category: DistanceCategory?) -> String {
+    var text = "\(label) detected \(zone.rawValue)"
+    if let category { text += ", \(category.name), \(oneDecimal(category.meters)) meters" }
+    return text
+  }
+
+  /// `String(format: "%.1f")` for the non-negative table distances.
+  static func oneDecimal(_ v: Double) -> String {
+    let tenths = Int((v * 10).rounded())
+    return "\(tenths / 10).\(tenths % 10)"
+  }
+
+  /// Seconds to the clock's whole milliseconds.
+  static func milliseconds(_ t: Double) -> Int { Int((t * 1000).rounded()) }
+  /// The clock's milliseconds back to seconds (3990 → 3.99).
+  static func seconds(_ ms: Int) -> Double { Double(ms) / 1000 }
+}

@@ -1,0 +1,126 @@
+import Adjustment
+import Canvas
+import Detection
+import Inference
+import Persistence
+import Scoring
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One detected arrow after the score stage (seed 000's `DetectedArrow`: Float fields).
+public struct DetectedArrow: Sendable, Hashable {
+  public let id: String
+  public let pixelX: Float, pixelY: Float
+  public let normalizedX: Float, normalizedY: Float
+  public let distanceFromCenter: Float
+  public let clockPositionDeg: Float
+  public let confidence: Double
+  public let box: PixelBox
+  public let score: ScoreResult
+}
+
+/// Every stage's output of one run.
+public struct RunResult: Sendable {
+  public let request: RunRequest
+  public let candidates: Int, aboveThreshold: Int, suppressed: Int
+  public let target: TargetFit?
+  public let detections: [DetectedArrow]
+  public let adjustment: AdjustmentOutput
+  public let confirmed: [ConfirmedArrow]?
+  public let persisted: (round: Int64, end: Int, arrows: Int)?
+  /// The recorded error of seed 000's flow (`.error(message)`), if detection failed.
+  public let error: String?
+}
+
+/// The archery pipeline's entry point: detect → NMS → flip → locate → score →
+/// adjust → persist, each stage a value in, a value out.
+public enum ArcheryPipeline {
+  public static func run(_ r: RunRequest) throws(PipelineError) -> RunResult {
+    let mapping = r.profile.mapping(width: r.image.width, height: r.image.height)
+    var failure: String?
+    var candidates: [RawBox] = []
+    do { candidates = try detect(r) } catch { failure = error_(error) }
+    let settings = DetectionSettings(confidenceThreshold: r.profile.confidence, nms: r.profile.nms,
+                                     iouThreshold: r.profile.iou, mapping: mapping)
+    let det = DetectionStage.run(candidates, settings: settings)
+
+    // Target: detected face box → hint → ring-edge refinement.
+    var hint = r.targetHint
+    if let t = det.targets.first {
+      hint = FittedEllipse(cx: t.box.centerX, cy: t.box.centerY, a: t.box.width / 2, b: t.box.height / 2, angleDeg: 0)
+    }
+    let target: TargetFit? = failure == nil ? TargetLocator.locate(r.image, face: r.face, hint: hint) : nil
+
+    var ids = ArrowIDs(style: r.profile.ids, seed: r.seed)
+    var detections: [DetectedArrow] = []
+    if let target {
+      for (i, d) in det.arrows.enumerated() {
+        let n = target.ellipse.normalize(Double(d.centerX), Double(d.centerY))
+        let nx = Float(n.0), ny = Float(n.1)
+        let spot: SpotAssignment = r.spots == .sequential ? .index(i % r.face.spots.count) : .nearest
+        let s = Scorer.scoreUnchecked(ScoreRequest(face: r.face, x: Double(nx), y: Double(ny), rule: r.rule, diameterCm: r.diameterCm,
+                                                   arrowMM: r.arrowMM, precision: r.precision, spot: spot))
+        var clock = atan2(ny, nx) * 180 / .pi
+        if clock < 0 { clock += 360 }
+        detections.append(DetectedArrow(id: ids.next(), pixelX: d.centerX, pixelY: d.centerY, normalizedX: nx, normalizedY: ny,
+                                        distanceFromCenter: (nx * nx + ny * ny).squareRoot(), clockPositionDeg: clock,
+                                        confidence: d.confidence, box: d.box, score: s))
+      }
+    }
+
+    // Adjust: EditableArrow.fromDetectedArrow widens the Floats to Double.
+    let editable = detections.map {
+      EditableArrow(id: $0.id, x: Double($0.normalizedX), y: Double($0.normalizedY), isManual: false, confidence: $0.confidence)
+    }
+    let adjuster = Adjuster(drag: r.profile.drag, viewRadius: r.viewRadius, ids: ids)
+    let adj = AdjustmentStage.run(AdjustmentInput(detected: editable, expected: r.expectedArrows, gestures: r.gestures, detectionError: failure),
+                                  adjuster: adjuster, face: r.face, rule: r.rule, diameterCm: r.diameterCm, arrowMM: r.arrowMM)
+
+    var persisted: (Int64, Int, Int)?
+    if let p = r.persist, let confirmed = adj.confirmed {
+      do {
+        let store = try RoundStore(path: p.path, upsert: p.upsert)
+        let round = try p.round ?? store.createRound(name: "bullseye", face: r.face.id, arrowsPerEnd: r.expectedArrows,
+                                                     ends: max(p.end, 1), createdAt: r.timestamp)
+        for (i, a) in confirmed.enumerated() where i < (p.limit ?? Int.max) {
+          let keep = p.coordinates == .keepCoordinates
+          try store.saveArrowScore(round: round, end: p.end, arrow: i + 1, score: a.score, isX: a.isX,
+                                   x: keep ? a.x : nil, y: keep ? a.y : nil)
+        }
+        persisted = (round, p.end, min(confirmed.count, p.limit ?? Int.max))
+      } catch { throw PipelineError("persisting to '\(p.path)' failed: \(error)") }
+    }
+    return RunResult(request: r, candidates: candidates.count, aboveThreshold: det.aboveThreshold, suppressed: det.suppressed,
+                     target: target, detections: detections, adjustment: adj, confirmed: adj.confirmed,
+                     persisted: persisted, error: failure)
+  }
+
+  static func error_(_ e: Error) -> String { (e as? CustomStringConvertible)?.description ?? "\(e)" }
+
+  /// Stage 1: candidates from the injected source or the model.
+  static func detect(_ r: RunRequest) throws -> [RawBox] {
+    switch r.detector {
+    case .none: return []
+    case .boxes(let b): return b
+    case .tensor(let values, let shape): return try decodeOutput(values, shape: shape, layout: r.profile.layout)
+    case .model(let path):
+      let model = try InferenceModel(contentsOf: path)
+      guard let input = model.inputs.first, let output = model.outputs.first else {
+        throw PipelineError("model '\(path)' has no inputs or outputs: expected one image input and one output")
+      }
+      let tensor: Tensor
+      if r.profile.preprocess == "letterbox" {
+        tensor = try Preprocess.letterbox(rgba: r.image.pixels, width: r.image.width, height: r.image.height, to: r.profile.inputSize).0
+      } else {
+        tensor = try Preprocess.stretch(rgba: r.image.pixels, width: r.image.width, height: r.image.height, to: r.profile.inputSize)
+      }
+      let out = try model.run([input.name: tensor], threads: 2)
+      guard let o = out[output.name] else { throw PipelineError("model '\(path)' produced no '\(output.name)'") }
+      return try decodeOutput(o.scalars, shape: o.shape, layout: r.profile.layout)
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import Adjustment
+import Detection
+
+/// One platform's constants (seeds 000/001), as data. A scenario may override any entry.
+public struct PlatformProfile: Sendable, Hashable {
+  public var name: String
+  /// `stretch` (Vision `.scaleFill`) or `letterbox` (Ultralytics, gray 114).
+  public var preprocess: String
+  /// Letterbox back-transform pads rounded as Ultralytics does.
+  public var roundedPadding: Bool
+  public var inputSize: Int
+  public var confidence: Double
+  public var nms: NMSVariant
+  public var iou: Double
+  public var ids: ArrowIDs.Style
+  public var drag: DragSemantics
+  public var layout: OutputLayout
+
+  /// The table.
+  public static let all: [PlatformProfile] = [
+    PlatformProfile(name: "ios", preprocess: "stretch", roundedPadding: true, inputSize: 640, confidence: 0.40,
+                    nms: .greedySorted, iou: 0.7, ids: .uuid, drag: .startPlusTranslation, layout: .ultralytics),
+    PlatformProfile(name: "android", preprocess: "letterbox", roundedPadding: true, inputSize: 640, confidence: 0.35,
+                    nms: .greedySorted, iou: 0.50, ids: .int, drag: .delta, layout: .ultralytics),
+  ]
+
+  /// Looks a profile up by name.
+  public static func named(_ n: String) throws(PipelineError) -> PlatformProfile {
+    guard let p = all.first(where: { $0.name == n }) else {
+      throw PipelineError("unknown profile '\(n)': expected one of \(all.map(\.name).joined(separator: ", "))")
+    }
+    return p
+  }
+
+  /// The input mapping for an image of this size.
+  public func mapping(width: Int, height: Int) -> InputMapping {
+    preprocess == "letterbox"
+      ? .letterbox(imageWidth: width, imageHeight: height, input: inputSize, roundedPadding: roundedPadding)
+      : .stretch(imageWidth: width, imageHeight: height, input: inputSize)
+  }
+}
+
+/// Pipeline's error: one sentence naming the actual value and what was expected.
+public struct PipelineError: Error, CustomStringConvertible, Equatable {
+  public let description: String
+  public init(_ d: String) { description = d }
+}

@@ -1,0 +1,35 @@
+import Core
+import Persistence
+
+extension ResumeState {
+  /// `{current_end, current_arrow_number, arrows: [{arrow_number, score, is_x, x, y, input_method}], rescore_changes}`.
+  public var json: JSONValue {
+    .object([
+      "round": .int(Int(round)), "semantics": .string(semantics.rawValue), "current_end": .int(currentEnd),
+      "current_arrow_number": .int(currentArrowNumber), "rescored": .int(rescored),
+      "arrows": .array(arrows.map { a in
+        .object(["end": .int(a.endNumber), "arrow_number": .int(a.arrowNumber), "score": .int(a.score), "is_x": .bool(a.isX),
+                 "x": a.x.map { .double(Double($0)) } ?? .null, "y": a.y.map { .double(Double($0)) } ?? .null,
+                 "input_method": .string(a.inputMethod)])
+      }),
+      "rescore_changes": .array(rescoreChanges.map { c in
+        .object(["end": .int(c.endNumber), "arrow_number": .int(c.arrowNumber), "x": .double(Double(c.x)), "y": .double(Double(c.y)),
+                 "stored_score": .int(c.storedScore), "stored_is_x": .bool(c.storedIsX), "rescored_score": .int(c.rescoredScore),
+                 "rescored_is_x": .bool(c.rescoredIsX), "distance": .double(c.distance),
+                 "distance_hex": .string(hexFloat(c.distance))])
+      }),
+    ])
+  }
+}
+
+/// A Double in C99 hex-float form (exact), e.g. `0x1.999999999999ap-5`.
+public func hexFloat(_ d: Double) -> String {
+  guard d.isFinite else { return "\(d)" }
+  if d == 0 { return d.sign == .minus ? "-0x0p+0" : "0x0p+0" }
+  let sign = d.sign == .minus ? "-" : ""
+  let m = d.significandBitPattern, e = Int(d.exponent)
+  var hex = String(m, radix: 16)
+  hex = String(repeating: "0", count: 13 - hex.count) + hex
+  while hex.hasSuffix("0") { hex.removeLast() }
+  return "\(sign)0x1\(hex.isEmpty ? "" : "." + hex)p\(e >= 0 ? "+" : "")\(e)"
+}

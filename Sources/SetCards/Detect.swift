@@ -1,0 +1,99 @@
+/// Where detections come from: the detector's raw output, or boxes a scenario
+/// scripts (raw, so NMS and the merged filter still run on them).
+public enum DetectionSource: Sendable {
+  /// Ultralytics YOLO output `[1, 5, anchors]` (channel-major: cx, cy, w, h,
+  /// score; 8400 anchors at 640²) in letterboxed model pixels.
+  case tensor([Float], anchors: Int = 8400, frame: ModelFrame)
+  /// Boxes already in image pixels with confidences, in list order.
+  case boxes([CardDetection])
+}
+
+/// The letterbox between an image and the square detector input, as
+/// Ultralytics `LetterBox(center=True)` / `scale_boxes` compute it.
+public struct ModelFrame: Sendable, Hashable {
+  /// Source image width.
+  public let imageWidth: Int
+  /// Source image height.
+  public let imageHeight: Int
+  /// Square model input side (640 for YOLO11n).
+  public let inputSize: Int
+  /// min(input/h, input/w).
+  public let gain: Double
+  /// Left padding in model pixels, round(dw − 0.1) with Python's half-even rounding.
+  public let padX: Double
+  /// Top padding in model pixels.
+  public let padY: Double
+
+  /// The frame for an image of `imageWidth`×`imageHeight` and a square input.
+  public init(imageWidth: Int, imageHeight: Int, inputSize: Int = 640) {
+    self.imageWidth = imageWidth
+    self.imageHeight = imageHeight
+    self.inputSize = inputSize
+    let s = Double(inputSize)
+    gain = min(s / Double(imageHeight), s / Double(imageWidth))
+    padX = ((s - Double(imageWidth) * gain) / 2 - 0.1).rounded(.toNearestOrEven)
+    padY = ((s - Double(imageHeight) * gain) / 2 - 0.1).rounded(.toNearestOrEven)
+  }
+
+  /// A model-space box mapped back to image pixels and clipped to the image.
+  public func toImage(_ b: Box) -> Box {
+    Box(x1: (b.x1 - padX) / gain, y1: (b.y1 - padY) / gain,
+        x2: (b.x2 - padX) / gain, y2: (b.y2 - padY) / gain)
+      .clipped(width: imageWidth, height: imageHeight)
+  }
+
+  /// An image-pixel box in model pixels (for scripting tensors in tests).
+  public func toModel(_ b: Box) -> Box {
+    Box(x1: b.x1 * gain + padX, y1: b.y1 * gain + padY,
+        x2: b.x2 * gain + padX, y2: b.y2 * gain + padY)
+  }
+}
+
+/// Decoding and suppression of detector output.
+public enum Detect {
+  /// Decodes a `[1, 5, anchors]` tensor: keeps anchors whose score is strictly
+  /// above `threshold` (Ultralytics `conf_thres`), maps boxes to image pixels.
+  public static func decode(
+    _ tensor: [Float], anchors: Int, frame: ModelFrame, threshold: Double
+  ) throws(SetCardsError) -> [CardDetection] {
+    guard tensor.count == 5 * anchors else {
+      throw .invalid(name: "detector output", value: "\(tensor.count) values",
+                     expected: "1x5x\(anchors) = \(5 * anchors) values")
+    }
+    var out: [CardDetection] = []
+    for a in 0..<anchors {
+      let score = Double(tensor[4 * anchors + a])
+      guard score > threshold else { continue }
+      // Rows of the [5, anchors] plane: cx, cy, w, h, score.
+      let box = Box(cx: Double(tensor[a]), cy: Double(tensor[anchors + a]),
+                    w: Double(tensor[2 * anchors + a]), h: Double(tensor[3 * anchors + a]))
+      out.append(CardDetection(box: frame.toImage(box), confidence: score, source: a))
+    }
+    return out
+  }
+
+  /// Standard greedy NMS (torchvision `nms`, as Ultralytics runs it): order by
+  /// confidence descending (ties by `source`), keep a box unless its IoU with an
+  /// already kept box is strictly above `iouThreshold`; at most `maxDetections`.
+  public static func nms(_ detections: [CardDetection], iouThreshold: Double,
+                         maxDetections: Int = 300) -> [CardDetection] {
+    let order = detections.sorted {
+      $0.confidence != $1.confidence ? $0.confidence > $1.confidence : $0.source < $1.source
+    }
+    var kept: [CardDetection] = []
+    for d in order where kept.count < maxDetections {
+      if kept.allSatisfy({ $0.box.iou(d.box) <= iouThreshold }) { kept.append(d) }
+    }
+    return kept
+  }
+
+  /// The reference's merged-detection filter (solve.py): with at least 3 boxes,
+  /// median = sorted(areas)[n/2] (the upper median for even n) and a box is kept
+  /// when its float area ≤ `ratio` × median (exactly `ratio` is kept). Fewer
+  /// than 3 boxes pass untouched. Order is preserved.
+  public static func dropMerged(_ detections: [CardDetection], ratio: Double = 2.2) -> [CardDetection] {
+    guard detections.count >= 3 else { return detections }
+    let median = detections.map(\.box.area).sorted()[detections.count / 2]
+    return detections.filter { $0.box.area <= ratio * median }
+  }
+}

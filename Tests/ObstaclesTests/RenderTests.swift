@@ -1,0 +1,71 @@
+import Canvas
+import Testing
+@testable import Obstacles
+
+struct RenderTests {
+  static func personScene(seed: UInt64) -> ObstacleScenario {
+    var s = scenario([
+      ObstacleFrame(time: 0, objects: [
+        DrawnObject(kind: .person, box: box(0.1, 0.2, 0.25, 0.7)),
+        DrawnObject(kind: .door, box: box(0.45, 0.15, 0.2, 0.55)),
+        DrawnObject(kind: .chair, box: box(0.7, 0.5, 0.15, 0.3)),
+        DrawnObject(kind: .dog, box: box(0.55, 0.75, 0.2, 0.15)),
+      ])
+    ])
+    s.seed = seed
+    s.width = 320
+    s.height = 240
+    return s
+  }
+
+  @Test func sameScenarioSamePixels() throws {
+    let s = Self.personScene(seed: 5)
+    let a = try ObstacleRenderer.render(s, frame: 0), b = try ObstacleRenderer.render(s, frame: 0)
+    #expect(a.pixels == b.pixels && a.width == 320 && a.height == 240)
+    let other = try ObstacleRenderer.render(Self.personScene(seed: 6), frame: 0)
+    #expect(other.pixels != a.pixels, "the seed should change background and lighting")
+  }
+
+  @Test func silhouettesAreDarkOnTheRoom() throws {
+    let image = try ObstacleRenderer.render(Self.personScene(seed: 5), frame: 0)
+    func luma(_ x: Double, _ y: Double) -> Int {
+      let i = (Int(y * 240) * 320 + Int(x * 320)) * 4
+      return (Int(image.pixels[i]) * 3 + Int(image.pixels[i + 1]) * 6 + Int(image.pixels[i + 2])) / 10
+    }
+    let torso = luma(0.225, 0.45), wall = luma(0.9, 0.1)
+    #expect(torso + 60 < wall, "torso \(torso) vs wall \(wall)")
+    #expect(image.pixels[3] == 255)  // opaque
+  }
+
+  @Test func overlayIsDeterministicAndDrawsOnTheFrame() throws {
+    let r = try ScenarioFiles.run("nms-batsight-order")
+    let base = try ObstacleRenderer.render(r.scenario, frame: 0)
+    let a = try ObstacleOverlay.draw(r.frames[0], on: base)
+    let b = try ObstacleRenderer.overlay(r, frame: 0)
+    #expect(a.pixels == b.pixels)
+    #expect(a.pixels != base.pixels)
+  }
+
+  @Test func everyKindDrawsSomething() throws {
+    for kind in ObjectKind.allCases {
+      var s = scenario([ObstacleFrame(time: 0, objects: [DrawnObject(kind: kind, box: box(0.25, 0.25, 0.5, 0.5))])])
+      s.width = 64
+      s.height = 64
+      let empty = try ObstacleRenderer.render(scenario([ObstacleFrame(time: 0)]).resized(64), frame: 0)
+      #expect(try ObstacleRenderer.render(s, frame: 0).pixels != empty.pixels, "\(kind)")
+    }
+  }
+
+  @Test func frameIndexOutOfRangeIsAnError() {
+    #expect(throws: ObstacleError.self) { try ObstacleRenderer.render(Self.personScene(seed: 1), frame: 3) }
+  }
+}
+
+extension ObstacleScenario {
+  func resized(_ side: Int) -> ObstacleScenario {
+    var s = self
+    s.width = side
+    s.height = side
+    return s
+  }
+}

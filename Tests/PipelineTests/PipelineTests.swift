@@ -1,0 +1,109 @@
+import Foundation
+import Scoring
+import Synth
+import Testing
+@testable import Pipeline
+
+struct PipelineTests {
+  func scenario(_ yaml: String) throws -> ArcheryScenario { try ArcheryScenario.decode(yaml, path: "t.yaml") }
+  var work: String { NSTemporaryDirectory() }
+
+  static let base = """
+    id: t
+    face: 10_zone
+    seed: 3
+    size: 640x480
+    camera: {center: [320, 240], radius: 180, tilt_deg: 0, rotation_deg: 0, focal_px: 1200}
+    scene: {blur: 0.5, noise: 1, jpeg: 0, old_holes: 0, torn_centre: false, lighting: 0, vignette: 0}
+    """
+
+  @Test func truthDetectorScoresEveryArrowOnBothProfiles() throws {
+    let s = try scenario(Self.base + """
+
+      arrows:
+        - {x: 0.0, y: 0.02}
+        - {x: 0.15, y: 0.0}
+        - {x: -0.25, y: 0.25}
+        - {x: 0.55, y: -0.1}
+      expect: {detections: 4, scores: [10, 9, 7, 5], x: [true, false, false, false], confirmed: 4, end_total: 31}
+      """)
+    let out = try ScenarioRunner.run(s, id: "t", workDir: work)
+    #expect(out.failures.isEmpty, "\(out.failures)")
+    #expect(out.runs.map(\.profile) == ["ios", "android"])
+    for run in out.runs {
+      for (d, t) in zip(run.result.detections, out.truth.arrows) {
+        #expect(abs(Double(d.normalizedX) - t.normalizedX) < 0.01 && abs(Double(d.normalizedY) - t.normalizedY) < 0.01)
+      }
+    }
+    // iOS ids are seed-derived UUIDs; Android ids are Ints.
+    #expect(out.runs[0].result.detections[0].id.count == 36 && out.runs[1].result.detections[0].id == "1")
+  }
+
+  @Test func confidenceThresholdEdgesPerProfile() throws {
+    let s = try scenario(Self.base + """
+
+      arrows: [{x: 0, y: 0.3}, {x: 0.3, y: 0}, {x: -0.3, y: 0}, {x: 0, y: -0.3}]
+      detector: {confidences: [0.4, 0.3999, 0.35, 0.3499]}
+      """)
+    let out = try ScenarioRunner.run(s, id: "conf", workDir: work)
+    #expect(out.runs[0].result.detections.count == 1)   // ios ≥ 0.40
+    #expect(out.runs[1].result.detections.count == 3)   // android ≥ 0.35
+    #expect(out.runs[0].result.adjustment.final.isPlacementMode)
+  }
+
+  @Test func gesturesAndPersistenceAndResume() throws {
+    let s = try scenario(Self.base + """
+
+      profile: android
+      arrows: [{x: 0.0, y: 0.05}, {x: 0.35, y: 0.0}]
+      expected_arrows: 3
+      gestures:
+        view_radius: 100
+        steps:
+          - {drag: 1, translations: [[-5, 0], [-10, 0]]}
+          - {tap: [0.0, 0.95]}
+          - confirm
+      persist: {coordinates: keep-coordinates, end: 2, prior: [{end: 1, arrows: [[9, false, 0.15, 0.0], [8, false, 0.25, 0.0], [10, true, 0.0, 0.05]]}]}
+      expect: {confirmed: 3, was_adjusted: [false, true, true], resume_end: 2, resume_arrow_number: 4}
+      """)
+    let out = try ScenarioRunner.run(s, id: "persist", workDir: work)
+    #expect(out.failures.isEmpty, "\(out.failures)")
+    let run = try #require(out.runs.first)
+    let dump = try #require(run.databaseDump)
+    #expect(dump.contains("total_score=27"))
+    // The prior end's Float-stored X at 0.05 no longer scores X when rescored.
+    #expect(run.resume?.rescoreChanges.contains { $0.endNumber == 1 && $0.arrowNumber == 3 && $0.storedIsX && !$0.rescoredIsX } == true)
+  }
+
+  @Test func crashPartWayResumesTheCommittedArrows() throws {
+    let s = try scenario(Self.base + """
+
+      profile: ios
+      arrows: [{x: 0.0, y: 0.1}, {x: 0.2, y: 0.0}, {x: 0.4, y: 0.0}]
+      persist: {end: 1, crash_after: 2}
+      expect: {resume_end: 1, resume_arrow_number: 3}
+      """)
+    let out = try ScenarioRunner.run(s, id: "crash", workDir: work)
+    #expect(out.failures.isEmpty, "\(out.failures)")
+  }
+
+  @Test func unknownKeysAndBadValuesAreLocated() {
+    #expect { try scenario(Self.base + "\nprofile_overrides: {confidense: 0.3}\n") } throws: { "\($0)".contains("t.yaml:7:") && "\($0)".contains("confidense") }
+    #expect { try scenario(Self.base + "\ngestures: [wiggle]\n") } throws: { "\($0)".contains("wiggle") }
+    #expect { try scenario(Self.base + "\ndetector: {source: oracle}\n") } throws: { "\($0)".contains("oracle") }
+    #expect { try scenario(Self.base + "\nrule: nearest\n") } throws: { "\($0)".contains("t.yaml:7:") }
+  }
+
+  @Test func detectionErrorThenManualEntry() throws {
+    let s = try scenario(Self.base + """
+
+      profile: ios
+      arrows: []
+      expected_arrows: 2
+      gestures: [{detection_error: "Failed to process image"}, manual_entry, {tap: [0.0, 0.0]}, {tap: [0.5, 0.0]}, confirm]
+      expect: {confirmed_scores: [10, 6]}
+      """)
+    let out = try ScenarioRunner.run(s, id: "err", workDir: work)
+    #expect(out.failures.isEmpty, "\(out.failures)")
+  }
+}

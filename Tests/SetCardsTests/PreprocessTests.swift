@@ -1,0 +1,94 @@
+import Canvas
+import Core
+import SetCards
+import Testing
+
+func blankImage(_ w: Int, _ h: Int) throws -> RGBA8Image {
+  try RGBA8Image(width: w, height: h, fill: RGBA(60, 80, 60))
+}
+
+/// Tolerances, named.
+enum Tolerance {
+  static let float: Float = 1e-3
+  static let probability = 1e-12
+}
+
+/// Naive reference bilinear: per output pixel, the four neighbours around
+/// ((x+0.5)·sx − 0.5, (y+0.5)·sy − 0.5), clamped, weights in Double.
+func naiveResize(_ src: [UInt8], _ w: Int, _ h: Int, _ ow: Int, _ oh: Int) -> [Double] {
+  var out: [Double] = []
+  for y in 0..<oh {
+    for x in 0..<ow {
+      let fx = min(max((Double(x) + 0.5) * Double(w) / Double(ow) - 0.5, 0), Double(w - 1))
+      let fy = min(max((Double(y) + 0.5) * Double(h) / Double(oh) - 0.5, 0), Double(h - 1))
+      let x0 = Int(fx), y0 = Int(fy), x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
+      let ax = fx - Double(x0), ay = fy - Double(y0)
+      for c in 0..<3 {
+        func p(_ xx: Int, _ yy: Int) -> Double { Double(src[(yy * w + xx) * 3 + c]) }
+        out.append(p(x0, y0) * (1 - ax) * (1 - ay) + p(x1, y0) * ax * (1 - ay)
+                   + p(x0, y1) * (1 - ax) * ay + p(x1, y1) * ax * ay)
+      }
+    }
+  }
+  return out
+}
+
+@Suite struct PreprocessTests {
+  @Test(arguments: [(37, 53, 224, 224), (300, 170, 224, 224), (5, 3, 11, 7), (224, 224, 224, 224)])
+  func bilinearMatchesNaive(w: Int, h: Int, ow: Int, oh: Int) {
+    var g = SeededGenerator(seed: UInt64(w * 1000 + h))
+    let src = (0..<(w * h * 3)).map { _ in UInt8(g.int(0...255)) }
+    let fast = CardPreprocess.resizeBilinear(src, width: w, height: h, outWidth: ow, outHeight: oh)
+    let ref = naiveResize(src, w, h, ow, oh)
+    let maxDiff = zip(fast, ref).map { abs(Double($0) - $1) }.max()!
+    #expect(maxDiff < Double(Tolerance.float), "max |Δ| \(maxDiff)")
+    if w == ow && h == oh { #expect(fast == src.map(Float.init)) }
+  }
+
+  @Test func normalizeIsImageNetNCHW() throws {
+    var image = try blankImage(20, 10)
+    image[3, 4] = RGBA(255, 0, 128)
+    let input = CardPreprocess.classifierInput(image, box: Box(x1: 0, y1: 0, x2: 20, y2: 10))
+    #expect(input.count == 3 * 224 * 224)
+    let plane = 224 * 224
+    let mean: [Float] = [0.485, 0.456, 0.406], std: [Float] = [0.229, 0.224, 0.225]
+    // Corner pixel (0, 0) is the plain fill (60, 80, 60).
+    for (c, v) in [60, 80, 60].enumerated() {
+      let expected = (Float(v) / 255 - mean[c]) / std[c]
+      #expect(abs(input[c * plane] - expected) < Tolerance.float)
+    }
+  }
+
+  @Test func cropTruncatesTowardZeroAndClamps() throws {
+    var image = try blankImage(10, 10)
+    image[2, 3] = RGBA(1, 2, 3)
+    let c = CardPreprocess.crop(image, box: Box(x1: 2.9, y1: 3.99, x2: 5.5, y2: 40))
+    #expect(c.width == 3 && c.height == 7)
+    #expect(Array(c.rgb[0..<3]) == [1, 2, 3])
+  }
+
+  @Test func softmaxArgmaxAndHeadOrder() throws {
+    // number two, color "blue" (= purple), shape oval, fill full (= solid).
+    let logits: [Double] = [0, 3, 1, -1, 0, 2.5, 0, 1, 0, 0.2, 4, 0.1]
+    let c = try Classify.decode(logits: logits)
+    #expect(c.card == Card(number: .two, color: .purple, shape: .oval, fill: .solid))
+    let p = try Classify.softmaxHeads(logits)
+    for h in 0..<4 { #expect(abs(p[h * 3..<h * 3 + 3].reduce(0, +) - 1) < Tolerance.probability) }
+    #expect(abs(c.confidence - c.confidences.min()!) < Tolerance.probability)
+    #expect(abs(c.confidences[2] - p[7]) < Tolerance.probability)
+    #expect(throws: SetCardsError.self) { try Classify.decode(logits: [1, 2, 3]) }
+  }
+
+  @Test func modelSeamReceivesTheNormalisedCrop() throws {
+    struct Probe: CardClassifier {
+      func logits(_ input: [Float]) throws -> [Float] {
+        // Answers "three green squiggle striped" when the input is well-formed.
+        input.count == 3 * 224 * 224 ? [0, 0, 5, 0, 5, 0, 0, 0, 5, 0, 0, 5] : []
+      }
+    }
+    let image = try blankImage(64, 64)
+    let r = try SetPipeline.run(image: image, detections: .boxes([det(4, 4, 40, 60)]),
+                                classifier: .model(Probe()))
+    #expect(r.cards.map(\.card.label) == ["3线绿弯"])
+  }
+}
