@@ -33,6 +33,9 @@ let package = Package(
     .target(name: "CKernels"),
     .target(name: "Inference", dependencies: ["CKernels"]),
     .target(name: "Detection", dependencies: ["Core", "Canvas", "Scoring"]),
+    .target(
+      name: "Obstacles",
+      dependencies: ["Core", "Canvas", .product(name: "Yams", package: "Yams")]),
     .target(name: "Adjustment", dependencies: ["Core", "Scoring"]),
     .target(
       name: "Persistence",
@@ -46,7 +49,7 @@ let package = Package(
     .executableTarget(
       name: "BullseyeCLI",
       dependencies: [
-        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline",
+        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -60,6 +63,7 @@ let package = Package(
     .testTarget(name: "AdjustmentTests", dependencies: ["Adjustment", "Scoring", "TestSupport"]),
     .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Scoring", "TestSupport"]),
     .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Synth", "Scoring", "Canvas", "TestSupport"]),
+    .testTarget(name: "ObstaclesTests", dependencies: ["Obstacles", "Core", "Canvas"]),
     .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core", "Persistence"]),
   ]
 )

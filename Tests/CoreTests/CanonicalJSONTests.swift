@@ -48,3 +48,16 @@ struct CanonicalJSONTests {
     #expect(names.isEmpty)
   }
 }
+
+struct JSONParserTests {
+  @Test func roundTripsCanonicalText() throws {
+    let v = JSONValue.object(["a": .array([.int(1), .double(0.1), .double(5), .null, .bool(false)]), "b": .string("x\"y\n\u{01}"), "c": .object([:])])
+    #expect(try JSONParser.parse(v.canonicalText()) == v)
+  }
+
+  @Test func malformedInputIsAnErrorNotACrash() {
+    for bad in ["", "{", "[1,", "{\"a\" 1}", "tru", "\"abc", "1.2.3", "[1] x", "{\"a\":}", String(repeating: "[", count: 600)] {
+      #expect(throws: CoreError.self, "\(bad.prefix(10))") { try JSONParser.parse(bad) }
+    }
+  }
+}

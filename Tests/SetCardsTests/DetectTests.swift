@@ -53,8 +53,8 @@ func det(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ conf: Double 
     #expect(raw.map(\.source) == [17, 4000, 8399])
     let kept = Detect.nms(raw, iouThreshold: 0.7)
     #expect(kept.map(\.source) == [17, 8399])
-    #expect(abs(kept[0].box.x1 - 100) < 1e-3 && abs(kept[0].box.y2 - 500) < 1e-3)
-    #expect(abs(kept[1].box.x2 - 1000) < 1e-3 && abs(kept[1].box.y1 - 100) < 1e-3)
+    #expect(abs(kept[0].box.x1 - 100) < Tolerance.coordinate && abs(kept[0].box.y2 - 500) < Tolerance.coordinate)
+    #expect(abs(kept[1].box.x2 - 1000) < Tolerance.coordinate && abs(kept[1].box.y1 - 100) < Tolerance.coordinate)
     #expect(throws: SetCardsError.self) { try Detect.decode([0, 1], anchors: n, frame: frame, threshold: 0.5) }
   }
 
@@ -67,7 +67,7 @@ func det(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ conf: Double 
     let image = try blankImage(200, 100)
     let r = try SetPipeline.run(image: image, detections: .boxes(boxes), classifier: .scripted(scripts))
     #expect(r.cards.count == 3)
-    #expect(abs(r.cards[2].classConfidence - lowest) < 1e-12)
+    #expect(abs(r.cards[2].classConfidence - lowest) < Tolerance.probability)
     #expect(r.cards[2].included == included)
     #expect(r.sets.count == (included ? 1 : 0))
   }

@@ -11,6 +11,10 @@ func blankImage(_ w: Int, _ h: Int) throws -> RGBA8Image {
 enum Tolerance {
   static let float: Float = 1e-3
   static let probability = 1e-12
+  /// Box coordinates after a Float tensor round trip.
+  static let coordinate = 1e-3
+  /// Double arithmetic that should be exact up to rounding.
+  static let exact = 1e-9
 }
 
 /// Naive reference bilinear: per output pixel, the four neighbours around

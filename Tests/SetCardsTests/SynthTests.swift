@@ -109,6 +109,6 @@ func isCardWhite(_ p: RGBA) -> Bool { p.r > 225 && p.g > 225 && p.b > 215 }
     #expect(abs(t[16 * 64] - 1) < Tolerance.float)                  // R, row 16: image
     #expect(abs(t[64 * 64 + 16 * 64]) < Tolerance.float)            // G, row 16: image
     let back = frame.toImage(frame.toModel(Box(x1: 3, y1: 4, x2: 50, y2: 30)))
-    #expect(abs(back.x1 - 3) < 1e-9 && abs(back.y2 - 30) < 1e-9)
+    #expect(abs(back.x1 - 3) < Tolerance.exact && abs(back.y2 - 30) < Tolerance.exact)
   }
 }
