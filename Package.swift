@@ -8,7 +8,10 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .executable(name: "bullseye", targets: ["BullseyeCLI"]),
-    .library(name: "BullseyeKit", targets: ["Core", "Scoring", "Canvas", "Synth", "Inference"]),
+    .library(
+      name: "BullseyeKit",
+      targets: ["Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline",
+                "SetCards", "Obstacles"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -34,6 +37,9 @@ let package = Package(
     .target(name: "Inference", dependencies: ["CKernels"]),
     .target(name: "Detection", dependencies: ["Core", "Canvas", "Scoring"]),
     .target(
+      name: "SetCards",
+      dependencies: ["Core", "Canvas", .product(name: "Yams", package: "Yams")]),
+    .target(
       name: "Obstacles",
       dependencies: ["Core", "Canvas", .product(name: "Yams", package: "Yams")]),
     .target(name: "Adjustment", dependencies: ["Core", "Scoring"]),
@@ -49,7 +55,7 @@ let package = Package(
     .executableTarget(
       name: "BullseyeCLI",
       dependencies: [
-        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles",
+        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles", "SetCards",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -63,6 +69,7 @@ let package = Package(
     .testTarget(name: "AdjustmentTests", dependencies: ["Adjustment", "Scoring", "TestSupport"]),
     .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Scoring", "TestSupport"]),
     .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Synth", "Scoring", "Canvas", "TestSupport"]),
+    .testTarget(name: "SetCardsTests", dependencies: ["SetCards", "Core", "Canvas"]),
     .testTarget(name: "ObstaclesTests", dependencies: ["Obstacles", "Core", "Canvas"]),
     .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core", "Persistence"]),
   ]

@@ -265,3 +265,57 @@ void bk_activate(float *x, ptrdiff_t n, int act, float alpha, float beta) {
     break;
   }
 }
+
+// Max pooling of channels [c0, c1) of one image, in-bounds taps only; a NaN
+// tap wins (propagates). Max is exact, so tap order cannot change results.
+#define MAXPOOL_BODY                                                          \
+  for (ptrdiff_t c = c0; c < c1; c++) {                                       \
+    const float *xc = x + c * H * W;                                          \
+    for (ptrdiff_t oh = 0; oh < OH; oh++) {                                   \
+      float *yr = y + (c * OH + oh) * OW;                                     \
+      for (ptrdiff_t ow = 0; ow < OW; ow++) yr[ow] = -INFINITY;               \
+      for (ptrdiff_t i = 0; i < KH; i++) {                                    \
+        ptrdiff_t ih = oh * sh - ph + i * dh;                                 \
+        if (ih < 0 || ih >= H) continue;                                      \
+        const float *xr = xc + ih * W;                                        \
+        for (ptrdiff_t j = 0; j < KW; j++) {                                  \
+          ptrdiff_t off = j * dw - pw;                                        \
+          ptrdiff_t lo = off >= 0 ? 0 : (-off + sw - 1) / sw;                 \
+          ptrdiff_t hi = W - off <= 0 ? 0 : (W - off + sw - 1) / sw;          \
+          if (hi > OW) hi = OW;                                               \
+          const float *xs = xr + off;                                         \
+          for (ptrdiff_t ow = lo; ow < hi; ow++) {                            \
+            float v = xs[ow * sw];                                            \
+            yr[ow] = (v > yr[ow] || v != v) ? v : yr[ow];                     \
+          }                                                                   \
+        }                                                                     \
+      }                                                                       \
+    }                                                                         \
+  }
+
+static void maxpool_scalar(float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
+                           ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh,
+                           ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw,
+                           ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH,
+                           ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1) {
+  MAXPOOL_BODY
+}
+
+__attribute__((target("avx2,fma"))) static void
+maxpool_avx2(float *y, const float *x, ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH,
+             ptrdiff_t KW, ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph,
+             ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH,
+             ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1) {
+  MAXPOOL_BODY
+}
+
+void bk_maxpool(int isa, float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
+                ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh, ptrdiff_t sw,
+                ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw,
+                ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1) {
+  if (isa > bk_best_isa()) isa = bk_best_isa();
+  if (isa >= BK_ISA_AVX2)
+    maxpool_avx2(y, x, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);
+  else
+    maxpool_scalar(y, x, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);
+}

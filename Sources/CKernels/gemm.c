@@ -68,7 +68,11 @@ static void gemm_scalar(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A,
 // Packs rows [k0, k0 + kc) of the im2col matrix of image x, columns
 // [n0, n0 + nr), into pack[k * width + lane]; lanes past nr and padding taps
 // are 0, exactly as bk_im2col writes them.
-__attribute__((always_inline)) static inline void
+// no_builtin keeps short row copies inline instead of memcpy calls; the
+// callers carry it too so the packer still inlines into them.
+#define NO_MEMCPY __attribute__((no_builtin("memcpy", "memset")))
+
+NO_MEMCPY __attribute__((always_inline)) static inline void
 pack_conv(float *pack, int width, const float *x,
                       const BKConvGeom *g, ptrdiff_t k0, ptrdiff_t kc,
                       ptrdiff_t n0, ptrdiff_t nr) {
@@ -157,7 +161,7 @@ ukr512(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
   }
 }
 
-__attribute__((target("avx512f"))) static void
+NO_MEMCPY __attribute__((target("avx512f"))) static void
 gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
         const BKConvGeom *g, const float *B, ptrdiff_t ldb, float *C,
         ptrdiff_t ldc, const float *bias, ptrdiff_t nbase) {
@@ -236,7 +240,7 @@ __attribute__((target("avx2,fma"))) static __m256i lane_mask(ptrdiff_t n) {
   return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), idx);
 }
 
-__attribute__((target("avx2,fma"))) static void
+NO_MEMCPY __attribute__((target("avx2,fma"))) static void
 gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
         const BKConvGeom *g, const float *B, ptrdiff_t ldb, float *C,
         ptrdiff_t ldc, const float *bias, ptrdiff_t nbase) {
@@ -274,7 +278,7 @@ gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
   }
 }
 
-void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
+NO_MEMCPY void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
                   const float *A, const float *x, const BKConvGeom *g,
                   float *y, const float *bias) {
   ptrdiff_t N = n1 - n0, K = g->C * g->KH * g->KW, ldc = g->OH * g->OW;

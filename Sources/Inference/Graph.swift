@@ -33,9 +33,14 @@ struct Graph: Sendable {
   var opset: Int64
   var producer: String
   var memoryLimit: Int
+  /// Node count per op type as stored in the file (before fusion).
+  var opCounts: [String: Int]
+  var fileNodeCount: Int
 
   init(model: OnnxModel, memoryLimit: Int, fuse: Bool = true) throws {
     self.memoryLimit = memoryLimit
+    opCounts = model.graph.nodes.reduce(into: [:]) { $0[$1.opType, default: 0] += 1 }
+    fileNodeCount = model.graph.nodes.count
     producer = (model.producerName + " " + model.producerVersion).trimmingSpaces
     guard let v = model.opsets[""] ?? model.opsets["ai.onnx"] else {
       throw InferenceError.unsupported("ModelProto imports no ai.onnx opset; expected an opset version between 6 and 28.")

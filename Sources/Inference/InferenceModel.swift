@@ -38,6 +38,11 @@ public struct InferenceModel: Sendable {
     try self.init(bytes: bytes, memoryLimit: memoryLimit, fuse: true)
   }
 
+  /// Loads a model from an .onnx file (same as `init(contentsOf:)`).
+  public init(path: String, memoryLimit: Int = InferenceModel.defaultMemoryLimit) throws {
+    try self.init(contentsOf: path, memoryLimit: memoryLimit)
+  }
+
   /// Loads a model from an .onnx file.
   public init(contentsOf path: String, memoryLimit: Int = InferenceModel.defaultMemoryLimit) throws {
     try self.init(bytes: try readFile(path, limit: memoryLimit), memoryLimit: memoryLimit)
@@ -51,7 +56,7 @@ public struct InferenceModel: Sendable {
     cache = PlanCache()
     // Plan up front when every input shape is fixed, so shape errors surface now.
     if planEagerly, let shapes = fixedShapes, graph.inputs.allSatisfy({ $0.elemType == 1 }) {
-      _ = try cache.plan(graph, shapes, isa: Dispatch.isa)
+      _ = try cache.plan(graph, shapes, isa: KernelISA.current)
     }
   }
 
@@ -75,7 +80,7 @@ public struct InferenceModel: Sendable {
   /// without changing any output bit.
   public func run(_ inputs: [String: Tensor], threads: Int = 1) throws -> [String: Tensor] {
     let values = inputs.mapValues { Value(shape: $0.shape, floats: $0.scalars) }
-    return try run(values: values, threads: threads, isa: Dispatch.isa).mapValues(\.tensor)
+    return try run(values: values, threads: threads, isa: KernelISA.current).mapValues(\.tensor)
   }
 
   /// Runs with internal values (any element type) and a chosen ISA.
@@ -123,7 +128,7 @@ public struct InferenceModel: Sendable {
 
   /// Multiply-adds of Conv, MatMul and Gemm for the given input shapes.
   func macs(shapes: [String: [Int]]) throws -> Int {
-    try cache.plan(graph, shapes, isa: Dispatch.isa).macs
+    try cache.plan(graph, shapes, isa: KernelISA.current).macs
   }
 }
 
@@ -145,9 +150,9 @@ final class PlanCache: @unchecked Sendable {
 }
 
 /// Instruction-set selection. `BULLSEYE_ISA=scalar|avx2|avx512` lowers it.
-enum Dispatch {
+enum KernelISA {
   static let best: Int32 = bk_best_isa()
-  static let isa: Int32 = {
+  static let current: Int32 = {
     switch ProcessInfo.processInfo.environment["BULLSEYE_ISA"] {
     case "scalar": return 0
     case "avx2": return min(best, 1)

@@ -27,28 +27,28 @@ public struct ModelSummary: Sendable, Codable, Equatable {
 extension InferenceModel {
   /// Summarises a model file without running it.
   public static func summary(contentsOf path: String) throws -> ModelSummary {
-    let bytes = try readFile(path, limit: defaultMemoryLimit)
-    return try summary(bytes: bytes)
+    try InferenceModel(contentsOf: path).summary
   }
 
   /// Summarises serialized ONNX bytes.
   public static func summary(bytes: [UInt8]) throws -> ModelSummary {
-    let model = try OnnxModel.decode(bytes)
-    var counts: [String: Int] = [:]
-    for n in model.graph.nodes { counts[n.opType, default: 0] += 1 }
-    let loaded = try InferenceModel(bytes: bytes, memoryLimit: defaultMemoryLimit, fuse: true)
-    let params = loaded.graph.initializers.values.filter { $0.dtype == .float }.reduce(0) { $0 + $1.count }
+    try InferenceModel(bytes: bytes).summary
+  }
+
+  /// Interface, operator counts, parameters and MACs of this model. MACs use
+  /// the declared input shapes with symbolic dimensions taken as 1.
+  public var summary: ModelSummary {
+    let params = graph.initializers.values.filter { $0.dtype == .float }.reduce(0) { $0 + $1.count }
     var shapes: [String: [Int]] = [:]
-    for i in loaded.graph.inputs {
+    for i in graph.inputs {
       shapes[i.name] = (i.dims ?? []).map { if case .value(let v) = $0 { return v } else { return 1 } }
     }
-    let macs = try? loaded.macs(shapes: shapes)
     func port(_ d: TensorDescriptor) -> ModelSummary.Port {
       ModelSummary.Port(name: d.name, shape: (d.shape ?? []).map(\.description))
     }
     return ModelSummary(
-      inputs: loaded.inputs.map(port), outputs: loaded.outputs.map(port), opCounts: counts,
-      nodeCount: model.graph.nodes.count, parameterCount: params, macs: macs,
-      opset: Int(loaded.graph.opset), producer: loaded.graph.producer)
+      inputs: inputs.map(port), outputs: outputs.map(port), opCounts: graph.opCounts,
+      nodeCount: graph.fileNodeCount, parameterCount: params, macs: try? macs(shapes: shapes),
+      opset: Int(graph.opset), producer: graph.producer)
   }
 }

@@ -16,6 +16,11 @@ public enum NPY {
     }
   }
 
+  /// Writes `tensor` to `path` (same as `write(_:to:)`).
+  public static func write(_ tensor: Tensor, _ path: String) throws {
+    try write(tensor, to: path)
+  }
+
   /// The .npy bytes of `tensor`.
   public static func encode(_ tensor: Tensor) -> [UInt8] {
     let dims = tensor.shape.map(String.init)

@@ -1,3 +1,5 @@
+import CKernels
+
 /// Spatial geometry shared by Conv and MaxPool (2-D; 1-D runs as H = 1).
 struct Window {
   var kernel: [Int]
@@ -83,25 +85,8 @@ extension Operators {
     return .kernel([OutSpec(shape: [x.shape[0], x.shape[1]] + win.output)]) { b in
       let src = b.input(0), dst = b.outs[0]
       return { e in
-        parallelFor(nc * OH, threads: e.threads) { lo, hi in
-          for job in lo..<hi {
-            let c = job / OH, oh = job % OH
-            let xs = src + c * H * W, y = dst + job * OW
-            for ow in 0..<OW {
-              var m = -Float.infinity
-              for i in 0..<g.k.0 {
-                let ih = oh * g.s.0 - g.p.0 + i * g.d.0
-                if ih < 0 || ih >= H { continue }
-                for j in 0..<g.k.1 {
-                  let iw = ow * g.s.1 - g.p.1 + j * g.d.1
-                  if iw < 0 || iw >= W { continue }
-                  let v = xs[ih * W + iw]
-                  if v > m || v.isNaN { m = v }
-                }
-              }
-              y[ow] = m
-            }
-          }
+        parallelFor(nc, threads: nc * OH * OW < 16384 ? 1 : e.threads) { c0, c1 in
+          bk_maxpool(e.isa, dst, src, H, W, g.k.0, g.k.1, g.s.0, g.s.1, g.p.0, g.p.1, g.d.0, g.d.1, OH, OW, c0, c1)
         }
       }
     }

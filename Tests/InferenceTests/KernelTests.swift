@@ -28,7 +28,7 @@ struct KernelTests {
     let a = Self.random(c.m * c.k, &rng), b = Self.random(c.k * c.n, &rng), bias = Self.random(c.m, &rng)
     var expected = [Float](repeating: 0, count: c.m * c.n)
     bk_gemm_naive(c.m, c.n, c.k, a, c.k, b, c.n, &expected, c.n, bias)
-    for isa in Int32(0)...Dispatch.best {
+    for isa in Int32(0)...KernelISA.best {
       var out = [Float](repeating: .nan, count: c.m * c.n)
       bk_gemm(isa, c.m, c.n, c.k, a, c.k, b, c.n, &out, c.n, bias)
       #expect(compare(out, expected, .exact) == nil, "isa \(isa)")
@@ -47,7 +47,7 @@ struct KernelTests {
         b.withUnsafeBufferPointer { pb in
           out.withUnsafeMutableBufferPointer { po in
             parallelGemm(
-              Exec(threads: t, isa: Dispatch.best), M: m, N: n, K: k, A: pa.baseAddress!, lda: k,
+              Exec(threads: t, isa: KernelISA.best), M: m, N: n, K: k, A: pa.baseAddress!, lda: k,
               B: pb.baseAddress!, ldb: n, C: po.baseAddress!, ldc: n, bias: nil, act: nil)
           }
         }
@@ -91,7 +91,7 @@ struct KernelTests {
     let expected = Self.naiveConv(x: x, w: w, bias: bias, c: c, h: h, wd: wd, m: m, k: k, s: s, p: p)
     var cols = [Float](repeating: .nan, count: c * k * k * oh * ow)
     bk_im2col(&cols, x, c, h, wd, k, k, s, s, p, p, 1, 1, oh, ow, 0, c)
-    for isa in Int32(0)...Dispatch.best {
+    for isa in Int32(0)...KernelISA.best {
       var y = [Float](repeating: .nan, count: m * oh * ow)
       bk_gemm(isa, m, oh * ow, c * k * k, w, c * k * k, cols, oh * ow, &y, oh * ow, bias)
       #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
@@ -118,7 +118,7 @@ struct KernelTests {
     let bias = Self.random(t.m, &rng)
     let expected = Self.naiveConv(x: x, w: w, bias: bias, c: t.c, h: t.h, wd: t.w, m: t.m, k: t.k, s: t.s, p: p)
     var geom = BKConvGeom(C: t.c, H: t.h, W: t.w, KH: t.k, KW: t.k, sh: t.s, sw: t.s, ph: p, pw: p, dh: 1, dw: 1, OH: oh, OW: ow)
-    for isa in Int32(0)...Dispatch.best {
+    for isa in Int32(0)...KernelISA.best {
       var y = [Float](repeating: .nan, count: t.m * oh * ow)
       // Two column ranges, as two threads would split it.
       let mid = (oh * ow) / 3
@@ -151,9 +151,39 @@ struct KernelTests {
         }
       }
     }
-    for isa in Int32(0)...Dispatch.best {
+    for isa in Int32(0)...KernelISA.best {
       var y = [Float](repeating: .nan, count: c * oh * ow)
       bk_depthwise(isa, &y, x, w, bias, h, wd, k, k, s, s, p, p, 1, 1, oh, ow, 0, c)
+      #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
+    }
+  }
+
+  @Test func maxPoolEqualsNaiveOnEveryPath() {
+    var rng = SplitMix64(seed: 13)
+    let (c, h, w, k, s, p) = (3, 9, 12, 5, 1, 2)
+    let oh = (h + 2 * p - k) / s + 1, ow = (w + 2 * p - k) / s + 1
+    var x = Self.random(c * h * w, &rng)
+    x[17] = .nan
+    var expected = [Float](repeating: 0, count: c * oh * ow)
+    for ch in 0..<c {
+      for yy in 0..<oh {
+        for xx in 0..<ow {
+          var m = -Float.infinity
+          for i in 0..<k {
+            for j in 0..<k {
+              let ih = yy * s - p + i, iw = xx * s - p + j
+              guard ih >= 0, ih < h, iw >= 0, iw < w else { continue }
+              let v = x[(ch * h + ih) * w + iw]
+              if v > m || v.isNaN { m = v }
+            }
+          }
+          expected[(ch * oh + yy) * ow + xx] = m
+        }
+      }
+    }
+    for isa in Int32(0)...KernelISA.best {
+      var y = [Float](repeating: 0, count: c * oh * ow)
+      bk_maxpool(isa, &y, x, h, w, k, k, s, s, p, p, 1, 1, oh, ow, 0, c)
       #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
     }
   }

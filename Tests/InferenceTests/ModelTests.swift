@@ -51,8 +51,8 @@ struct ModelTests {
   func dispatchDeterminism(_ name: String) throws {
     let (m, x, _) = try Self.load(name)
     let input = ["images": Value(shape: x.shape, floats: x.scalars)]
-    let best = try m.run(values: input, threads: 2, isa: Dispatch.best)["output0"]?.f ?? []
-    for isa in Int32(0)...Dispatch.best {
+    let best = try m.run(values: input, threads: 2, isa: KernelISA.best)["output0"]?.f ?? []
+    for isa in Int32(0)...KernelISA.best {
       let other = try m.run(values: input, threads: 2, isa: isa)["output0"]?.f ?? []
       #expect(compare(other, best, .exact) == nil, "\(name) isa \(isa)")
     }

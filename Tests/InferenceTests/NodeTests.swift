@@ -32,7 +32,7 @@ struct NodeTests {
     }
     let allConst = parts.dropFirst().contains("all-as-const")
     let constants = Set((allConst ? model.graph.inputs[...] : asConst ? model.graph.inputs.dropFirst() : []).map(\.name))
-    let out = try model.run(values: inputs, threads: threads, isa: Dispatch.isa, constants: constants)
+    let out = try model.run(values: inputs, threads: threads, isa: KernelISA.current, constants: constants)
     for (k, info) in model.graph.outputs.enumerated() {
       let (_, expected) = try Fixtures.tensorProto("\(dir)/test_data_set_0/output_\(k).pb")
       guard let actual = out[info.name] else { return "output '\(info.name)' missing" }

@@ -80,4 +80,11 @@ void bk_depthwise(int isa, float *y, const float *x, const float *w,
                   ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH,
                   ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1);
 
+/// Max pooling of channels [c0, c1) of one image over in-bounds taps
+/// (padding never wins); NaN propagates. Output rows of OW, planes of OH*OW.
+void bk_maxpool(int isa, float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
+                ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh, ptrdiff_t sw,
+                ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw,
+                ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1);
+
 #endif
