@@ -13,7 +13,7 @@ build: setup
 	$(SWIFT) build -c release --product bullseye
 
 verify: build
-	$(BIN) render Scenarios --out Renders
+	$(BIN) verify --jobs 2
 
 test: setup
 	$(SWIFT) test

@@ -52,10 +52,16 @@ let package = Package(
         "Core", "Canvas", "Scoring", "Inference", "Detection", "Adjustment", "Persistence",
         .product(name: "Yams", package: "Yams"),
       ]),
+    .target(
+      name: "Golden",
+      dependencies: [
+        "Core", "Canvas", "Scoring", "Synth", "Adjustment", "Pipeline", "SetCards", "Obstacles",
+        .product(name: "Yams", package: "Yams"),
+      ]),
     .executableTarget(
       name: "BullseyeCLI",
       dependencies: [
-        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles", "SetCards",
+        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles", "SetCards", "Golden",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -71,6 +77,7 @@ let package = Package(
     .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Synth", "Scoring", "Canvas", "TestSupport"]),
     .testTarget(name: "SetCardsTests", dependencies: ["SetCards", "Core", "Canvas"]),
     .testTarget(name: "ObstaclesTests", dependencies: ["Obstacles", "Core", "Canvas"]),
+    .testTarget(name: "GoldenTests", dependencies: ["Golden", "Core", "Canvas"]),
     .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core", "Persistence"]),
   ]
 )

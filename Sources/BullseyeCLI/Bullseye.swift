@@ -10,7 +10,7 @@ struct Bullseye: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bullseye",
     abstract: "Reproducible golden-data verification and simulation for camera-based scoring apps.",
-    subcommands: [ScoreCommand.self, SynthCommand.self, RenderCommand.self, RunCommand.self, ResumeCommand.self, SimulateRoundCommand.self, FacesCommand.self, BenchCommand.self])
+    subcommands: [VerifyCommand.self, ScoreCommand.self, SynthCommand.self, RenderCommand.self, RunCommand.self, ResumeCommand.self, SimulateRoundCommand.self, FacesCommand.self, BenchCommand.self])
 
   /// Every failure is one line on stderr and exit status 2; help and version exit 0.
   static func main() {
@@ -36,4 +36,11 @@ struct CLIError: Error, CustomStringConvertible {
   let description: String
   init(_ error: some CustomStringConvertible) { description = error.description }
   init(message: String) { description = message }
+}
+
+/// Writes one line to stdout unbuffered, so progress and commit lines appear
+/// (and survive a kill) at once.
+func writeLine(_ line: String) {
+  let bytes = Array((line + "\n").utf8)
+  _ = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
 }

@@ -2,43 +2,25 @@ import ArgumentParser
 import Canvas
 import Core
 import Foundation
+import Golden
 import Synth
 
-/// `bullseye render`: render scene files for review (image, truth, overlay).
+/// `bullseye render`: run scenarios and write their outputs and overlays for
+/// review, without checking anything.
 struct RenderCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "render",
-    abstract: "Render scene files into a review folder: image.png, truth.json and overlay.png per scene.")
+    abstract: "Run scenario files and write their outputs and overlays under DIR/<id>/ for review (no golden checks).")
 
-  @Argument(help: "Scene files or folders of them (default: Scenarios).") var paths: [String] = ["Scenarios"]
+  @Argument(help: "Scenario files or folders (default: Scenarios).") var paths: [String] = ["Scenarios"]
   @Option(help: "Output folder.") var out: String = "Renders"
+  @Option(name: .customLong("scenario-root")) var scenarioRoot: String = "Scenarios"
 
   func run() throws {
-    let files = try SceneFiles.collect(paths)
-    guard !files.isEmpty else { throw CLIError(message: "no scene files (*.yaml) under \(paths.joined(separator: ", "))") }
-    var failed = 0
-    var seen: [String: String] = [:]
-    for (i, file) in files.enumerated() {
-      let id = (try? SceneFiles.id(of: file)) ?? file
-      do {
-        if let other = seen[id] { throw CLIError(message: "duplicate scene id '\(id)' in \(file) and \(other)") }
-        seen[id] = file
-        let spec = try SceneFiles.load(file)
-        let result = try Synthesizer.render(spec)
-        let dir = out + "/" + id
-        try OutputPaths.makeDirectory(dir)
-        try PNG.write(result.image, to: dir + "/image.png")
-        try AtomicFile.write(try result.truth.json.canonicalText(), to: dir + "/truth.json")
-        try PNG.write(try TruthOverlay.draw(result.truth, on: result.image), to: dir + "/overlay.png")
-        let total = result.truth.arrows.reduce(0) { $0 + $1.inclusive.score }
-        print("[\(i + 1)/\(files.count)] \(id): \(result.truth.arrows.count) arrows, total \(total)")
-      } catch {
-        failed += 1
-        print("[\(i + 1)/\(files.count)] \(id): FAILED \(error)")
-      }
-    }
-    print("\(files.count - failed) rendered, \(failed) failed")
-    if failed > 0 { throw ExitCode(2) }
+    try OutputPaths.makeDirectory(out)
+    do {
+      for line in try Verifier.render(paths, root: scenarioRoot, out: out) { print(line) }
+    } catch { throw CLIError(message: "\(error)") }
   }
 }
 

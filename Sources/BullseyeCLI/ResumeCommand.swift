@@ -68,8 +68,5 @@ struct SimulateRoundCommand: ParsableCommand {
   }
 
   /// One line, flushed at once, so a killed process has reported exactly its commits.
-  func emit(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-  }
+  func emit(_ line: String) { writeLine(line) }
 }

@@ -319,3 +319,105 @@ void bk_maxpool(int isa, float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
   else
     maxpool_scalar(y, x, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);
 }
+
+// MARK: Softmax
+
+// One slab [len, inner], columns [i0, i1): max over k (NaN ignored), e = exp(x
+// - max), a sum in increasing k, then e / sum. SIMD runs across columns, or,
+// when inner == 1, across k for exp and division only; sums stay sequential.
+#define SOFTMAX_COLUMNS(V, W, LOAD, STORE, SET1, SUB, ADD, DIV, GT_BLEND, EXP)   \
+  for (; i + W <= i1; i += W) {                                               \
+    V m = SET1(-INFINITY);                                                    \
+    for (ptrdiff_t k = 0; k < len; k++) {                                     \
+      V v = LOAD(x + k * inner + i);                                          \
+      m = GT_BLEND(v, m);                                                     \
+    }                                                                         \
+    V s = SET1(0.0f);                                                         \
+    for (ptrdiff_t k = 0; k < len; k++) {                                     \
+      V e = EXP(SUB(LOAD(x + k * inner + i), m));                             \
+      STORE(y + k * inner + i, e);                                            \
+      s = ADD(s, e);                                                          \
+    }                                                                         \
+    for (ptrdiff_t k = 0; k < len; k++)                                       \
+      STORE(y + k * inner + i, DIV(LOAD(y + k * inner + i), s));              \
+  }
+
+__attribute__((target("avx512f"))) static inline __m512 gt512(__m512 v, __m512 m) {
+  return _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask(v, m, _CMP_GT_OQ), v);
+}
+__attribute__((target("avx2,fma"))) static inline __m256 gt256(__m256 v, __m256 m) {
+  return _mm256_blendv_ps(m, v, _mm256_cmp_ps(v, m, _CMP_GT_OQ));
+}
+
+static void softmax_scalar_cols(float *y, const float *x, ptrdiff_t len,
+                                ptrdiff_t inner, ptrdiff_t i, ptrdiff_t i1) {
+  for (; i < i1; i++) {
+    float m = -INFINITY;
+    for (ptrdiff_t k = 0; k < len; k++)
+      if (x[k * inner + i] > m) m = x[k * inner + i];
+    float s = 0.0f;
+    for (ptrdiff_t k = 0; k < len; k++) {
+      float e = bk_expf(x[k * inner + i] - m);
+      y[k * inner + i] = e;
+      s = s + e;
+    }
+    for (ptrdiff_t k = 0; k < len; k++) y[k * inner + i] = y[k * inner + i] / s;
+  }
+}
+
+__attribute__((target("avx512f"))) static void
+softmax512(float *y, const float *x, ptrdiff_t len, ptrdiff_t inner,
+           ptrdiff_t i0, ptrdiff_t i1) {
+  ptrdiff_t i = i0;
+  if (inner == 1) {
+    float m = -INFINITY;
+    for (ptrdiff_t k = 0; k < len; k++) if (x[k] > m) m = x[k];
+    ptrdiff_t k = 0;
+    for (; k + 16 <= len; k += 16)
+      _mm512_storeu_ps(y + k, exp512(_mm512_sub_ps(_mm512_loadu_ps(x + k), _mm512_set1_ps(m))));
+    for (; k < len; k++) y[k] = bk_expf(x[k] - m);
+    float s = 0.0f;
+    for (k = 0; k < len; k++) s = s + y[k];
+    for (k = 0; k + 16 <= len; k += 16)
+      _mm512_storeu_ps(y + k, _mm512_div_ps(_mm512_loadu_ps(y + k), _mm512_set1_ps(s)));
+    for (; k < len; k++) y[k] = y[k] / s;
+    return;
+  }
+  SOFTMAX_COLUMNS(__m512, 16, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps,
+                  _mm512_sub_ps, _mm512_add_ps, _mm512_div_ps, gt512, exp512)
+  softmax_scalar_cols(y, x, len, inner, i, i1);
+}
+
+__attribute__((target("avx2,fma"))) static void
+softmax256(float *y, const float *x, ptrdiff_t len, ptrdiff_t inner,
+           ptrdiff_t i0, ptrdiff_t i1) {
+  ptrdiff_t i = i0;
+  if (inner == 1) {
+    float m = -INFINITY;
+    for (ptrdiff_t k = 0; k < len; k++) if (x[k] > m) m = x[k];
+    ptrdiff_t k = 0;
+    for (; k + 8 <= len; k += 8)
+      _mm256_storeu_ps(y + k, exp256(_mm256_sub_ps(_mm256_loadu_ps(x + k), _mm256_set1_ps(m))));
+    for (; k < len; k++) y[k] = bk_expf(x[k] - m);
+    float s = 0.0f;
+    for (k = 0; k < len; k++) s = s + y[k];
+    for (k = 0; k + 8 <= len; k += 8)
+      _mm256_storeu_ps(y + k, _mm256_div_ps(_mm256_loadu_ps(y + k), _mm256_set1_ps(s)));
+    for (; k < len; k++) y[k] = y[k] / s;
+    return;
+  }
+  SOFTMAX_COLUMNS(__m256, 8, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps,
+                  _mm256_sub_ps, _mm256_add_ps, _mm256_div_ps, gt256, exp256)
+  softmax_scalar_cols(y, x, len, inner, i, i1);
+}
+
+void bk_softmax(int isa, float *y, const float *x, ptrdiff_t len,
+                ptrdiff_t inner, ptrdiff_t i0, ptrdiff_t i1) {
+  if (isa > bk_best_isa()) isa = bk_best_isa();
+  if (isa == BK_ISA_AVX512)
+    softmax512(y, x, len, inner, i0, i1);
+  else if (isa == BK_ISA_AVX2)
+    softmax256(y, x, len, inner, i0, i1);
+  else
+    softmax_scalar_cols(y, x, len, inner, i0, i1);
+}

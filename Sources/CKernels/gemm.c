@@ -50,7 +50,7 @@ void bk_gemm_naive(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A,
 // Same order per element as the naive loop; rows of C act as accumulators.
 static void gemm_scalar(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A,
                         ptrdiff_t lda, const float *B, ptrdiff_t ldb, float *C,
-                        ptrdiff_t ldc, const float *bias) {
+                        ptrdiff_t ldc, const float *bias, const BKEpilogue *ep) {
   for (ptrdiff_t m = 0; m < M; m++) {
     float *c = C + m * ldc;
     float b = bias ? bias[m] : 0.0f;
@@ -60,6 +60,7 @@ static void gemm_scalar(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A,
       const float *bk = B + k * ldb;
       for (ptrdiff_t n = 0; n < N; n++) c[n] = fmaf(a, bk[n], c[n]);
     }
+    if (ep && ep->act) bk_activate(c, N, ep->act, ep->alpha, ep->beta);
   }
 }
 
@@ -72,55 +73,90 @@ static void gemm_scalar(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A,
 // callers carry it too so the packer still inlines into them.
 #define NO_MEMCPY __attribute__((no_builtin("memcpy", "memset")))
 
+// Copies n (<= 32) lanes src[l * sw] into dst[l] with AVX-512; sw is 1 or 2.
+// Loads are masked to the elements actually read.
+__attribute__((target("avx512f"), always_inline)) static inline void
+copy_lanes512(float *dst, const float *src, ptrdiff_t n, ptrdiff_t sw) {
+  if (sw == 1) {
+    __mmask16 m0 = n >= 16 ? 0xFFFF : (__mmask16)((1u << n) - 1);
+    __mmask16 m1 = n >= 32 ? 0xFFFF : n > 16 ? (__mmask16)((1u << (n - 16)) - 1) : 0;
+    _mm512_mask_storeu_ps(dst, m0, _mm512_maskz_loadu_ps(m0, src));
+    if (m1) _mm512_mask_storeu_ps(dst + 16, m1, _mm512_maskz_loadu_ps(m1, src + 16));
+    return;
+  }
+  // sw == 2: elements 0, 2, ..., 2(n - 1) of a span of 2n - 1 floats.
+  ptrdiff_t span = 2 * n - 1;
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  __m512 v[4];
+  for (int q = 0; q < 4; q++) {
+    ptrdiff_t left = span - 16 * q;
+    __mmask16 m = left >= 16 ? 0xFFFF : left > 0 ? (__mmask16)((1u << left) - 1) : 0;
+    v[q] = _mm512_maskz_loadu_ps(m, src + 16 * q);
+  }
+  __mmask16 s0 = n >= 16 ? 0xFFFF : (__mmask16)((1u << n) - 1);
+  __mmask16 s1 = n >= 32 ? 0xFFFF : n > 16 ? (__mmask16)((1u << (n - 16)) - 1) : 0;
+  _mm512_mask_storeu_ps(dst, s0, _mm512_permutex2var_ps(v[0], even, v[1]));
+  if (s1) _mm512_mask_storeu_ps(dst + 16, s1, _mm512_permutex2var_ps(v[2], even, v[3]));
+}
+
+#define PACK_CONV_BODY(COPY)                                                  \
+  ptrdiff_t rl0[34], rl1[34], roh[34], row0[34], runs = 0;                   \
+  ptrdiff_t oh = n0 / g->OW, ow = n0 % g->OW;                                \
+  for (ptrdiff_t l = 0; l < nr;) {                                           \
+    ptrdiff_t len = g->OW - ow < nr - l ? g->OW - ow : nr - l;               \
+    rl0[runs] = l; rl1[runs] = l + len; roh[runs] = oh; row0[runs] = ow;     \
+    runs++; l += len; ow = 0; oh++;                                          \
+  }                                                                          \
+  ptrdiff_t taps = g->KH * g->KW, sw = g->sw;                                \
+  ptrdiff_t c = k0 / taps, i = (k0 % taps) / g->KW, j = k0 % g->KW;          \
+  for (ptrdiff_t k = 0; k < kc; k++) {                                       \
+    ptrdiff_t di = i * g->dh, dj = j * g->dw;                                \
+    const float *xc = x + c * g->H * g->W;                                   \
+    if (++j == g->KW) { j = 0; if (++i == g->KH) { i = 0; c++; } }           \
+    float *dst = pack + k * width;                                           \
+    for (ptrdiff_t r = 0; r < runs; r++) {                                   \
+      ptrdiff_t l0 = rl0[r], l1 = rl1[r];                                    \
+      ptrdiff_t ih = roh[r] * g->sh - g->ph + di;                            \
+      if (ih < 0 || ih >= g->H) {                                            \
+        for (ptrdiff_t l = l0; l < l1; l++) dst[l] = 0.0f;                   \
+        continue;                                                            \
+      }                                                                      \
+      ptrdiff_t iw0 = row0[r] * sw - g->pw + dj, n = l1 - l0;                \
+      ptrdiff_t lo = iw0 >= 0 ? 0 : (-iw0 + sw - 1) / sw;                    \
+      ptrdiff_t hi = g->W - iw0 <= 0 ? 0 : (g->W - iw0 + sw - 1) / sw;       \
+      if (hi > n) hi = n;                                                    \
+      if (lo > hi) lo = hi;                                                  \
+      const float *src = xc + ih * g->W + iw0;                               \
+      for (ptrdiff_t l = 0; l < lo; l++) dst[l0 + l] = 0.0f;                 \
+      COPY                                                                   \
+      for (ptrdiff_t l = hi; l < n; l++) dst[l0 + l] = 0.0f;                 \
+    }                                                                        \
+    for (ptrdiff_t l = nr; l < width; l++) dst[l] = 0.0f;                    \
+  }
+
+#define SCALAR_COPY                                                          \
+  if (sw == 1)                                                               \
+    for (ptrdiff_t l = lo; l < hi; l++) dst[l0 + l] = src[l];                \
+  else                                                                       \
+    for (ptrdiff_t l = lo; l < hi; l++) dst[l0 + l] = src[l * sw];
+
+#define AVX512_COPY                                                          \
+  if (sw <= 2 && hi > lo)                                                    \
+    copy_lanes512(dst + l0 + lo, src + lo * sw, hi - lo, sw);                \
+  else                                                                       \
+    for (ptrdiff_t l = lo; l < hi; l++) dst[l0 + l] = src[l * sw];
+
+NO_MEMCPY __attribute__((target("avx512f"), always_inline)) static inline void
+pack_conv512(float *pack, int width, const float *x, const BKConvGeom *g,
+             ptrdiff_t k0, ptrdiff_t kc, ptrdiff_t n0, ptrdiff_t nr) {
+  PACK_CONV_BODY(AVX512_COPY)
+}
+
 NO_MEMCPY __attribute__((always_inline)) static inline void
 pack_conv(float *pack, int width, const float *x,
                       const BKConvGeom *g, ptrdiff_t k0, ptrdiff_t kc,
                       ptrdiff_t n0, ptrdiff_t nr) {
-  // Lanes split into runs that share an output row: [l0, l1) at (oh, ow0).
-  ptrdiff_t rl0[34], rl1[34], roh[34], row0[34], runs = 0;
-  ptrdiff_t oh = n0 / g->OW, ow = n0 % g->OW;
-  for (ptrdiff_t l = 0; l < nr;) {
-    ptrdiff_t len = g->OW - ow < nr - l ? g->OW - ow : nr - l;
-    rl0[runs] = l; rl1[runs] = l + len; roh[runs] = oh; row0[runs] = ow;
-    runs++;
-    l += len;
-    ow = 0;
-    oh++;
-  }
-  ptrdiff_t taps = g->KH * g->KW, sw = g->sw;
-  // (c, i, j) of row k0, then stepped without divisions.
-  ptrdiff_t c = k0 / taps, i = (k0 % taps) / g->KW, j = k0 % g->KW;
-  for (ptrdiff_t k = 0; k < kc; k++) {
-    ptrdiff_t di = i * g->dh, dj = j * g->dw;
-    const float *xc = x + c * g->H * g->W;
-    if (++j == g->KW) {
-      j = 0;
-      if (++i == g->KH) { i = 0; c++; }
-    }
-    float *dst = pack + k * width;
-    for (ptrdiff_t r = 0; r < runs; r++) {
-      ptrdiff_t l0 = rl0[r], l1 = rl1[r];
-      ptrdiff_t ih = roh[r] * g->sh - g->ph + di;
-      if (ih < 0 || ih >= g->H) {
-        for (ptrdiff_t l = l0; l < l1; l++) dst[l] = 0.0f;
-        continue;
-      }
-      // Lane l reads iw = iw0 + (l - l0) * sw; keep 0 <= iw < W.
-      ptrdiff_t iw0 = row0[r] * sw - g->pw + dj, n = l1 - l0;
-      ptrdiff_t lo = iw0 >= 0 ? 0 : (-iw0 + sw - 1) / sw;
-      ptrdiff_t hi = g->W - iw0 <= 0 ? 0 : (g->W - iw0 + sw - 1) / sw;
-      if (hi > n) hi = n;
-      if (lo > hi) lo = hi;
-      const float *src = xc + ih * g->W + iw0;
-      for (ptrdiff_t l = 0; l < lo; l++) dst[l0 + l] = 0.0f;
-      if (sw == 1)
-        for (ptrdiff_t l = lo; l < hi; l++) dst[l0 + l] = src[l];
-      else
-        for (ptrdiff_t l = lo; l < hi; l++) dst[l0 + l] = src[l * sw];
-      for (ptrdiff_t l = hi; l < n; l++) dst[l0 + l] = 0.0f;
-    }
-    for (ptrdiff_t l = nr; l < width; l++) dst[l] = 0.0f;
-  }
+  PACK_CONV_BODY(SCALAR_COPY)
 }
 
 // MARK: AVX-512
@@ -164,7 +200,8 @@ ukr512(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
 NO_MEMCPY __attribute__((target("avx512f"))) static void
 gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
         const BKConvGeom *g, const float *B, ptrdiff_t ldb, float *C,
-        ptrdiff_t ldc, const float *bias, ptrdiff_t nbase) {
+        ptrdiff_t ldc, const float *bias, ptrdiff_t nbase,
+        const BKEpilogue *ep) {
   float pack[KC * 32] __attribute__((aligned(64)));
   for (ptrdiff_t n0 = 0; n0 < N; n0 += 32) {
     ptrdiff_t nr = N - n0 < 32 ? N - n0 : 32;
@@ -176,7 +213,7 @@ gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
     do {
       ptrdiff_t kc = K - k0s < KC ? K - k0s : KC;
       if (g)
-        pack_conv(pack, 32, B, g, k0s, kc, nbase + n0, nr);
+        pack_conv512(pack, 32, B, g, k0s, kc, nbase + n0, nr);
       else
         for (ptrdiff_t k = 0; k < kc; k++) {
           const float *src = B + (k0s + k) * ldb + n0;
@@ -199,6 +236,10 @@ gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
       }
       k0s += kc;
     } while (k0s < K);
+    // Activation while the panel is still in cache.
+    if (ep && ep->act)
+      for (ptrdiff_t m = 0; m < M; m++)
+        bk_activate_isa(BK_ISA_AVX512, C + m * ldc + n0, nr, ep->act, ep->alpha, ep->beta);
   }
 }
 
@@ -243,7 +284,8 @@ __attribute__((target("avx2,fma"))) static __m256i lane_mask(ptrdiff_t n) {
 NO_MEMCPY __attribute__((target("avx2,fma"))) static void
 gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
         const BKConvGeom *g, const float *B, ptrdiff_t ldb, float *C,
-        ptrdiff_t ldc, const float *bias, ptrdiff_t nbase) {
+        ptrdiff_t ldc, const float *bias, ptrdiff_t nbase,
+        const BKEpilogue *ep) {
   float pack[KC * 16] __attribute__((aligned(32)));
   for (ptrdiff_t n0 = 0; n0 < N; n0 += 16) {
     ptrdiff_t nr = N - n0 < 16 ? N - n0 : 16;
@@ -275,20 +317,24 @@ gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
       }
       k0s += kc;
     } while (k0s < K);
+    // Activation while the panel is still in cache.
+    if (ep && ep->act)
+      for (ptrdiff_t m = 0; m < M; m++)
+        bk_activate_isa(BK_ISA_AVX2, C + m * ldc + n0, nr, ep->act, ep->alpha, ep->beta);
   }
 }
 
 NO_MEMCPY void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
                   const float *A, const float *x, const BKConvGeom *g,
-                  float *y, const float *bias) {
+                  float *y, const float *bias, const BKEpilogue *ep) {
   ptrdiff_t N = n1 - n0, K = g->C * g->KH * g->KW, ldc = g->OH * g->OW;
   if (M <= 0 || N <= 0) return;
   int best = bk_best_isa();
   if (isa > best) isa = best;
   if (isa == BK_ISA_AVX512) {
-    gemm512(M, N, K, A, K, g, x, 0, y + n0, ldc, bias, n0);
+    gemm512(M, N, K, A, K, g, x, 0, y + n0, ldc, bias, n0, ep);
   } else if (isa == BK_ISA_AVX2) {
-    gemm256(M, N, K, A, K, g, x, 0, y + n0, ldc, bias, n0);
+    gemm256(M, N, K, A, K, g, x, 0, y + n0, ldc, bias, n0, ep);
   } else {
     // Scalar: pack 16 columns at a time, then the fmaf loop over them.
     float pack[256 * 16];
@@ -307,20 +353,23 @@ NO_MEMCPY void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
           }
         }
       }
+      if (ep && ep->act)
+        for (ptrdiff_t m = 0; m < M; m++)
+          bk_activate(y + m * ldc + c0, nr, ep->act, ep->alpha, ep->beta);
     }
   }
 }
 
 void bk_gemm(int isa, ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A,
              ptrdiff_t lda, const float *B, ptrdiff_t ldb, float *C,
-             ptrdiff_t ldc, const float *bias) {
+             ptrdiff_t ldc, const float *bias, const BKEpilogue *ep) {
   if (M <= 0 || N <= 0) return;
   int best = bk_best_isa();
   if (isa > best) isa = best;
   if (isa == BK_ISA_AVX512)
-    gemm512(M, N, K, A, lda, NULL, B, ldb, C, ldc, bias, 0);
+    gemm512(M, N, K, A, lda, NULL, B, ldb, C, ldc, bias, 0, ep);
   else if (isa == BK_ISA_AVX2)
-    gemm256(M, N, K, A, lda, NULL, B, ldb, C, ldc, bias, 0);
+    gemm256(M, N, K, A, lda, NULL, B, ldb, C, ldc, bias, 0, ep);
   else
-    gemm_scalar(M, N, K, A, lda, B, ldb, C, ldc, bias);
+    gemm_scalar(M, N, K, A, lda, B, ldb, C, ldc, bias, ep);
 }

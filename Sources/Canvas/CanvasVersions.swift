@@ -12,4 +12,14 @@ public enum CanvasVersions {
     guard let text = pixman_version_string() else { return nil }
     return String(cString: text)
   }
+
+  /// FreeType's runtime version (glyph rasteriser behind cairo's text), e.g. "2.12.1".
+  public static var freetype: String? {
+    var lib: FT_Library?
+    guard FT_Init_FreeType(&lib) == 0, let lib else { return nil }
+    defer { FT_Done_FreeType(lib) }
+    var major: FT_Int = 0, minor: FT_Int = 0, patch: FT_Int = 0
+    FT_Library_Version(lib, &major, &minor, &patch)
+    return "\(major).\(minor).\(patch)"
+  }
 }

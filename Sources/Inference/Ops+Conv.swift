@@ -8,27 +8,27 @@ func parallelGemm(
   ldb: Int, C: UnsafeMutablePointer<Float>, ldc: Int, bias: UnsafePointer<Float>?,
   act: FusedActivation?
 ) {
-  func epilogue(_ m0: Int, _ m1: Int, _ n0: Int, _ n1: Int) {
-    guard let a = act, n1 > n0 else { return }
-    for m in m0..<m1 { bk_activate_isa(e.isa, C + m * ldc + n0, n1 - n0, a.code, a.alpha, a.beta) }
-  }
-  let work = M * N * max(K, 1)
-  let threads = work < 65536 ? 1 : e.threads
-  if N >= 64 * threads || M < 2 * threads {
-    let blocks = (N + 31) / 32
-    parallelFor(blocks, threads: threads) { lo, hi in
-      let n0 = lo * 32, n1 = min(hi * 32, N)
-      guard n1 > n0 else { return }
-      bk_gemm(e.isa, M, n1 - n0, K, A, lda, B + n0, ldb, C + n0, ldc, bias)
-      epilogue(0, M, n0, n1)
-    }
-  } else {
-    parallelFor(M, threads: threads) { m0, m1 in
-      guard m1 > m0 else { return }
-      bk_gemm(e.isa, m1 - m0, N, K, A + m0 * lda, lda, B, ldb, C + m0 * ldc, ldc, bias.map { $0 + m0 })
-      epilogue(m0, m1, 0, N)
+  withEpilogue(act) { ep in
+    let threads = M * N * max(K, 1) < 65536 ? 1 : e.threads
+    if N >= 64 * threads || M < 2 * threads {
+      parallelFor((N + 31) / 32, threads: threads) { lo, hi in
+        let n0 = lo * 32, n1 = min(hi * 32, N)
+        guard n1 > n0 else { return }
+        bk_gemm(e.isa, M, n1 - n0, K, A, lda, B + n0, ldb, C + n0, ldc, bias, ep)
+      }
+    } else {
+      parallelFor(M, threads: threads) { m0, m1 in
+        guard m1 > m0 else { return }
+        bk_gemm(e.isa, m1 - m0, N, K, A + m0 * lda, lda, B, ldb, C + m0 * ldc, ldc, bias.map { $0 + m0 }, ep)
+      }
     }
   }
+}
+
+/// Passes a C epilogue for `act` (nil when there is none).
+func withEpilogue<R>(_ act: FusedActivation?, _ body: (UnsafePointer<BKEpilogue>?) -> R) -> R {
+  guard let a = act else { return body(nil) }
+  return withUnsafePointer(to: BKEpilogue(act: a.code, alpha: a.alpha, beta: a.beta)) { body($0) }
 }
 
 /// The product, or Int.max when it overflows (cost counting only).
@@ -103,22 +103,20 @@ extension Operators {
               dh: g.d.0, dw: g.d.1, OH: OH, OW: OW)
             let threads = mg * N * K < 65536 ? 1 : e.threads
             withUnsafePointer(to: geom) { gp in
-            if N >= 64 * threads || mg < 2 * threads {
-              parallelFor((N + 31) / 32, threads: threads) { lo, hi in
-                let n0 = lo * 32, n1 = min(hi * 32, N)
-                guard n1 > n0 else { return }
-                bk_conv_gemm(e.isa, mg, n0, n1, a, xg, gp, yg, bg)
-                if let f = act {
-                  for m in 0..<mg { bk_activate_isa(e.isa, yg + m * N + n0, n1 - n0, f.code, f.alpha, f.beta) }
+              withEpilogue(act) { ep in
+                if N >= 64 * threads || mg < 2 * threads {
+                  parallelFor((N + 31) / 32, threads: threads) { lo, hi in
+                    let n0 = lo * 32, n1 = min(hi * 32, N)
+                    guard n1 > n0 else { return }
+                    bk_conv_gemm(e.isa, mg, n0, n1, a, xg, gp, yg, bg, ep)
+                  }
+                } else {
+                  parallelFor(mg, threads: threads) { m0, m1 in
+                    guard m1 > m0 else { return }
+                    bk_conv_gemm(e.isa, m1 - m0, 0, N, a + m0 * K, xg, gp, yg + m0 * N, bg.map { $0 + m0 }, ep)
+                  }
                 }
               }
-            } else {
-              parallelFor(mg, threads: threads) { m0, m1 in
-                guard m1 > m0 else { return }
-                bk_conv_gemm(e.isa, m1 - m0, 0, N, a + m0 * K, xg, gp, yg + m0 * N, bg.map { $0 + m0 })
-                if let f = act { bk_activate_isa(e.isa, yg + m0 * N, (m1 - m0) * N, f.code, f.alpha, f.beta) }
-              }
-            }
             }
           }
         }
@@ -151,7 +149,7 @@ extension Operators {
         if nb >= e.threads && nb > 1 {
           parallelFor(nb, threads: e.threads) { lo, hi in
             for i in lo..<hi {
-              bk_gemm(e.isa, M, N, K, pa + offA[i], K, pb + offB[i], N, pc + i * M * N, N, nil)
+              bk_gemm(e.isa, M, N, K, pa + offA[i], K, pb + offB[i], N, pc + i * M * N, N, nil, nil)
             }
           }
         } else {
@@ -181,7 +179,13 @@ extension Operators {
       guard cOp.shape.count <= 2 else { throw ctx.error("C has shape \(cOp.shape); expected rank 2 or less") }
       cRows = Move.Rows(shape: out, strides: [Shapes.broadcastStrides(cOp.shape, to: out)])
     }
-    let ws = (ta ? M * K : 0) + (tb ? K * N : 0)
+    // A constant B^T (Linear weights) is transposed once, here.
+    let bFixed: [Float]? = tb ? b.constant.map { v in
+      var t = [Float](repeating: 0, count: K * N)
+      for k in 0..<K { for j in 0..<N { t[k * N + j] = v.f[j * K + k] } }
+      return t
+    } : nil
+    let ws = (ta ? M * K : 0) + (tb && bFixed == nil ? K * N : 0)
     return .kernel([OutSpec(shape: out)], workspace: ws, macs: saturatingProduct([M, N, K])) { buf in
       let pa = buf.input(0), pb = buf.input(1), pc = cRows != nil ? buf.ins[2] : nil, po = buf.outs[0]
       let wsA = buf.ws, wsB = buf.ws.map { $0 + (ta ? M * K : 0) }
@@ -191,11 +195,17 @@ extension Operators {
           for i in 0..<M { for k in 0..<K { t[i * K + k] = pa[k * M + i] } }
           A = UnsafePointer(t)
         }
-        if tb, let t = wsB {
+        if tb, bFixed == nil, let t = wsB {
           for k in 0..<K { for j in 0..<N { t[k * N + j] = pb[j * K + k] } }
           B = UnsafePointer(t)
         }
-        parallelGemm(e, M: M, N: N, K: K, A: A, lda: K, B: B, ldb: N, C: po, ldc: N, bias: nil, act: nil)
+        if let bt = bFixed {
+          bt.withUnsafeBufferPointer { p in
+            parallelGemm(e, M: M, N: N, K: K, A: A, lda: K, B: p.baseAddress ?? B, ldb: N, C: po, ldc: N, bias: nil, act: nil)
+          }
+        } else {
+          parallelGemm(e, M: M, N: N, K: K, A: A, lda: K, B: B, ldb: N, C: po, ldc: N, bias: nil, act: nil)
+        }
         if alpha != 1 { for i in 0..<(M * N) { po[i] = alpha * po[i] } }
         if let pc, let r = cRows {
           for row in 0..<r.rows {

@@ -10,22 +10,15 @@ extension Operators {
     let outer = x.shape[..<axis].reduce(1, *)
     let len = ctx.opset < 13 ? x.shape[axis...].reduce(1, *) : x.shape[axis]
     let inner = ctx.opset < 13 ? 1 : x.shape[(axis + 1)...].reduce(1, *)
+    // Jobs are (slab, column block of 64); columns are independent outputs.
+    let blocks = (inner + 63) / 64
     return .kernel([OutSpec(shape: x.shape)]) { b in
       let src = b.input(0), dst = b.outs[0]
       return { e in
-        parallelFor(outer * inner, threads: e.threads) { lo, hi in
+        parallelFor(outer * blocks, threads: outer * len * inner < 16384 ? 1 : e.threads) { lo, hi in
           for job in lo..<hi {
-            let o = job / inner, i = job % inner
-            let xs = src + o * len * inner + i, ys = dst + o * len * inner + i
-            var m = -Float.infinity
-            for k in 0..<len where xs[k * inner] > m { m = xs[k * inner] }
-            var sum: Float = 0
-            for k in 0..<len {
-              let v = bk_expf(xs[k * inner] - m)
-              ys[k * inner] = v
-              sum += v
-            }
-            for k in 0..<len { ys[k * inner] = ys[k * inner] / sum }
+            let o = job / blocks, i0 = (job % blocks) * 64
+            bk_softmax(e.isa, dst + o * len * inner, src + o * len * inner, len, inner, i0, min(i0 + 64, inner))
           }
         }
       }

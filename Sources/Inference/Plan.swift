@@ -79,14 +79,22 @@ final class Plan: @unchecked Sendable {
     }
     if Plan.profiling {
       var byOp: [String: Double] = [:]
+      var byNode: [(String, Double)] = []
       for s in steps {
         let t = DispatchTime.now().uptimeNanoseconds
         s.run(exec)
-        byOp[s.op, default: 0] += Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
+        byOp[s.op, default: 0] += ms
+        byNode.append((s.label, ms))
+      }
+      if ProcessInfo.processInfo.environment["BULLSEYE_PROFILE_NODES"] == "1" {
+        for (l, ms) in byNode.sorted(by: { $0.1 > $1.1 }).prefix(12) {
+          FileHandle.standardError.write(Data(String(format: "  %@ %.2f ms\n", l, ms).utf8))
+        }
       }
       let total = byOp.values.reduce(0, +)
       let lines = byOp.sorted { $0.value > $1.value }.map { String(format: "%@ %.2f ms", $0.key, $0.value) }
-      FileHandle.standardError.write(Data("profile: \(String(format: "%.2f", total)) ms: \(lines.joined(separator: ", "))\n".utf8))
+      FileHandle.standardError.write(Data("profile: \(String(format: "%.2f", total)) ms, arena \((arenaFloats * 4) >> 20) MiB: \(lines.joined(separator: ", "))\n".utf8))
     } else {
       for s in steps { s.run(exec) }
     }

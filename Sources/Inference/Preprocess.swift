@@ -48,8 +48,8 @@ public enum Preprocess {
   }
 
   private static func check(_ rgba: [UInt8], _ w: Int, _ h: Int, _ size: Int) throws {
-    guard w > 0, h > 0, size > 0, size <= 16384 else {
-      throw InferenceError.shape("Image is \(w)×\(h) with target \(size); expected positive sizes and a target up to 16384.")
+    guard w > 0, h > 0, size > 0, size <= 4096 else {
+      throw InferenceError.shape("Image is \(w)×\(h) with target \(size); expected positive sizes and a target up to 4096.")
     }
     let (n, o) = w.multipliedReportingOverflow(by: h)
     guard !o, n <= Int.max / 4, rgba.count == n * 4 else {

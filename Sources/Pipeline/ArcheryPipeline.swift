@@ -51,7 +51,9 @@ public enum ArcheryPipeline {
     // Target: detected face box → hint → ring-edge refinement.
     var hint = r.targetHint
     if let t = det.targets.first {
-      hint = FittedEllipse(cx: t.box.centerX, cy: t.box.centerY, a: t.box.width / 2, b: t.box.height / 2, angleDeg: 0)
+      // The box spans the spot layout; scale it to the sheet frame (1 = unit on the face).
+      let ext = r.face.layoutHalfExtent
+      hint = FittedEllipse(cx: t.box.centerX, cy: t.box.centerY, a: t.box.width / 2 / ext.x, b: t.box.height / 2 / ext.y, angleDeg: 0)
     }
     let target: TargetFit? = failure == nil ? TargetLocator.locate(r.image, face: r.face, hint: hint) : nil
 

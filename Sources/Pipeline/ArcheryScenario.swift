@@ -23,7 +23,7 @@ public struct ArcheryScenario: Sendable, Decodable {
   public var clock: String
 
   /// Keys this type reads at the top level, on top of the scene's.
-  static let keys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+  public static let keys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case profile, rule, precision, spots, detector, gestures, persist, expect, clock

@@ -64,6 +64,13 @@ public struct Face: Sendable, Hashable {
   /// Where the numbers come from.
   public let source: String
 
+  /// Half-extent of the spot layout on the sheet (x, y), in face units: 1 × 1
+  /// for a single spot. A target-face box spans this extent.
+  public var layoutHalfExtent: (x: Double, y: Double) {
+    let xs = spots.map { abs($0.x) + $0.radius }, ys = spots.map { abs($0.y) + $0.radius }
+    return (xs.max() ?? 1, ys.max() ?? 1)
+  }
+
   /// The highest score on the face.
   public var topScore: Int { zones.map(\.score).max() ?? 0 }
 

@@ -30,7 +30,23 @@ struct KernelTests {
     bk_gemm_naive(c.m, c.n, c.k, a, c.k, b, c.n, &expected, c.n, bias)
     for isa in Int32(0)...KernelISA.best {
       var out = [Float](repeating: .nan, count: c.m * c.n)
-      bk_gemm(isa, c.m, c.n, c.k, a, c.k, b, c.n, &out, c.n, bias)
+      bk_gemm(isa, c.m, c.n, c.k, a, c.k, b, c.n, &out, c.n, bias, nil)
+      #expect(compare(out, expected, .exact) == nil, "isa \(isa)")
+    }
+  }
+
+  @Test("A fused SiLU epilogue equals GEMM followed by bk_activate", arguments: [Int32(BK_ACT_SILU), Int32(BK_ACT_HARDSWISH), Int32(BK_ACT_RELU)])
+  func epilogueIsExact(_ act: Int32) {
+    var rng = SplitMix64(seed: 21)
+    let (m, n, k) = (13, 70, 40)
+    let a = Self.random(m * k, &rng).map { $0 * 4 }, b = Self.random(k * n, &rng)
+    var expected = [Float](repeating: 0, count: m * n)
+    bk_gemm_naive(m, n, k, a, k, b, n, &expected, n, nil)
+    bk_activate(&expected, m * n, act, 1 / 6, 0.5)
+    var ep = BKEpilogue(act: act, alpha: 1 / 6, beta: 0.5)
+    for isa in Int32(0)...KernelISA.best {
+      var out = [Float](repeating: 0, count: m * n)
+      bk_gemm(isa, m, n, k, a, k, b, n, &out, n, nil, &ep)
       #expect(compare(out, expected, .exact) == nil, "isa \(isa)")
     }
   }
@@ -93,7 +109,7 @@ struct KernelTests {
     bk_im2col(&cols, x, c, h, wd, k, k, s, s, p, p, 1, 1, oh, ow, 0, c)
     for isa in Int32(0)...KernelISA.best {
       var y = [Float](repeating: .nan, count: m * oh * ow)
-      bk_gemm(isa, m, oh * ow, c * k * k, w, c * k * k, cols, oh * ow, &y, oh * ow, bias)
+      bk_gemm(isa, m, oh * ow, c * k * k, w, c * k * k, cols, oh * ow, &y, oh * ow, bias, nil)
       #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
     }
   }
@@ -108,7 +124,8 @@ struct KernelTests {
     arguments: [
       ConvCase(c: 3, h: 9, w: 11, m: 5, k: 3, s: 2), ConvCase(c: 4, h: 7, w: 40, m: 13, k: 3, s: 1),
       ConvCase(c: 2, h: 5, w: 5, m: 3, k: 5, s: 2), ConvCase(c: 1, h: 3, w: 3, m: 1, k: 3, s: 1),
-      ConvCase(c: 33, h: 6, w: 6, m: 17, k: 3, s: 1),
+      ConvCase(c: 33, h: 6, w: 6, m: 17, k: 3, s: 1), ConvCase(c: 3, h: 9, w: 70, m: 16, k: 3, s: 2),
+      ConvCase(c: 2, h: 4, w: 100, m: 13, k: 3, s: 1),
     ])
   func convGemmEqualsNaive(_ t: ConvCase) {
     var rng = SplitMix64(seed: UInt64(t.c * 100 + t.w))
@@ -122,8 +139,8 @@ struct KernelTests {
       var y = [Float](repeating: .nan, count: t.m * oh * ow)
       // Two column ranges, as two threads would split it.
       let mid = (oh * ow) / 3
-      bk_conv_gemm(isa, t.m, 0, mid, w, x, &geom, &y, bias)
-      bk_conv_gemm(isa, t.m, mid, oh * ow, w, x, &geom, &y, bias)
+      bk_conv_gemm(isa, t.m, 0, mid, w, x, &geom, &y, bias, nil)
+      bk_conv_gemm(isa, t.m, mid, oh * ow, w, x, &geom, &y, bias, nil)
       #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
     }
   }
@@ -185,6 +202,47 @@ struct KernelTests {
       var y = [Float](repeating: 0, count: c * oh * ow)
       bk_maxpool(isa, &y, x, h, w, k, k, s, s, p, p, 1, 1, oh, ow, 0, c)
       #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
+    }
+  }
+
+  @Test("SIMD activations equal the scalar code on every bit pattern sampled", arguments: [Int32(2), Int32(3)])
+  func activationPathsAgree(_ act: Int32) {
+    var rng = SplitMix64(seed: 31)
+    var x = (0..<20_000).map { i -> Float in
+      i % 2 == 0 ? Float(bitPattern: UInt32(truncatingIfNeeded: rng.next())) : rng.float(in: -120...120)
+    }
+    x += [.nan, -.nan, .infinity, -.infinity, 0, -0, 88.8, -104, 88.72283, -103.97208]
+    var expected = x
+    bk_activate(&expected, expected.count, act, 0, 0)
+    for isa in Int32(0)...KernelISA.best {
+      var y = x
+      bk_activate_isa(isa, &y, y.count, act, 0, 0)
+      #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
+      #expect(zip(y, expected).allSatisfy { $0.bitPattern == $1.bitPattern }, "isa \(isa) NaN bits")
+    }
+  }
+
+  @Test("Softmax equals the naive loop on every path", arguments: [(40, 1), (19, 37), (16, 70), (3, 1)])
+  func softmaxPathsAgree(_ shape: (Int, Int)) {
+    let (len, inner) = shape
+    var rng = SplitMix64(seed: UInt64(len * 100 + inner))
+    var x = (0..<(len * inner)).map { _ in rng.float(in: -30...30) }
+    x[x.count / 2] = .nan
+    var expected = [Float](repeating: 0, count: x.count)
+    for i in 0..<inner {
+      var m = -Float.infinity
+      for k in 0..<len where x[k * inner + i] > m { m = x[k * inner + i] }
+      var s: Float = 0
+      for k in 0..<len {
+        expected[k * inner + i] = bk_expf(x[k * inner + i] - m)
+        s += expected[k * inner + i]
+      }
+      for k in 0..<len { expected[k * inner + i] /= s }
+    }
+    for isa in Int32(0)...KernelISA.best {
+      var y = [Float](repeating: 0, count: x.count)
+      bk_softmax(isa, &y, x, len, inner, 0, inner)
+      #expect(zip(y, expected).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }, "isa \(isa)")
     }
   }
 

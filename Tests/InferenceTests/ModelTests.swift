@@ -7,7 +7,7 @@ import Testing
 /// Reference models from scripts/inference/gen_reference_models.py, compared
 /// with onnxruntime outputs: |Δ| ≤ 1e-4 · max|reference|.
 struct ModelTests {
-  static let names = ["yolo_like", "yolo_like_opset12", "yolo11_like", "mobilenet_like"]
+  static let names = ["yolo_like", "yolo_like_opset12", "yolo11_like", "mobilenet_like", "yolo11_like_dynamic"]
 
   static func load(_ name: String, fuse: Bool = true) throws -> (InferenceModel, Tensor, Tensor) {
     let m = try InferenceModel(

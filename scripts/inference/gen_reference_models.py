@@ -144,7 +144,7 @@ def randomise_bn(model, seed):
             m.running_var = 0.5 + torch.rand(m.running_var.shape, generator=g)
 
 
-def export(model, name, shape, opset, out, seed):
+def export(model, name, shape, opset, out, seed, dynamic=False):
     torch.manual_seed(seed)
     for p in model.parameters():
         nn.init.normal_(p, 0.0, 0.3)
@@ -152,8 +152,9 @@ def export(model, name, shape, opset, out, seed):
     model.eval()
     x = torch.rand(shape, generator=torch.Generator().manual_seed(seed + 1))
     path = os.path.join(out, f"{name}.onnx")
+    axes = {"images": {0: "batch", 2: "height", 3: "width"}, "output0": {0: "batch", 2: "anchors"}}
     torch.onnx.export(model, (x,), path, opset_version=opset, input_names=["images"],
-                      output_names=["output0"], dynamo=False)
+                      output_names=["output0"], dynamo=False, dynamic_axes=axes if dynamic else None)
     sess = ort.InferenceSession(path, providers=["CPUExecutionProvider"])
     y = sess.run(None, {"images": x.numpy()})[0]
     np.save(os.path.join(out, f"{name}.input.npy"), x.numpy().astype(np.float32))
@@ -170,6 +171,8 @@ def main(out):
     export(YoloLike(), "yolo_like_opset12", (1, 3, 64, 64), 12, out, 2)
     export(YoloLike(attention=True), "yolo11_like", (1, 3, 64, 64), 17, out, 3)
     export(MobileLike(), "mobilenet_like", (1, 3, 64, 64), 17, out, 4)
+    # Dynamic batch and size: Shape / Gather / Concat shape arithmetic at plan time.
+    export(YoloLike(attention=True), "yolo11_like_dynamic", (2, 3, 32, 48), 17, out, 5, dynamic=True)
 
 
 if __name__ == "__main__":

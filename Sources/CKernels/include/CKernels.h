@@ -19,11 +19,19 @@ enum {
 /// The best instruction set this CPU and OS support (cpuid + xgetbv).
 int bk_best_isa(void);
 
-/// C[m, n] = bias[m] + sum_k A[m, k] * B[k, n] (row-major, strides in floats).
-/// `bias` may be NULL (0). `isa` above the machine's best falls back down.
+/// An activation applied to GEMM outputs (`BK_ACT_*`), same bits as
+/// bk_activate on the finished matrix.
+typedef struct {
+  int act;
+  float alpha, beta;
+} BKEpilogue;
+
+/// C[m, n] = bias[m] + sum_k A[m, k] * B[k, n] (row-major, strides in floats),
+/// then the epilogue. `bias` and `ep` may be NULL. `isa` above the machine's
+/// best falls back down.
 void bk_gemm(int isa, ptrdiff_t M, ptrdiff_t N, ptrdiff_t K,
              const float *A, ptrdiff_t lda, const float *B, ptrdiff_t ldb,
-             float *C, ptrdiff_t ldc, const float *bias);
+             float *C, ptrdiff_t ldc, const float *bias, const BKEpilogue *ep);
 
 /// Geometry of a 2-D convolution over one image [C, H, W] (one group).
 typedef struct {
@@ -35,7 +43,7 @@ typedef struct {
 /// zeros in both). y has row stride OH*OW; A is row-major.
 void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
                   const float *A, const float *x, const BKConvGeom *g,
-                  float *y, const float *bias);
+                  float *y, const float *bias, const BKEpilogue *ep);
 
 /// Reference for bk_gemm: a plain triple loop with fmaf.
 void bk_gemm_naive(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K,
@@ -86,5 +94,11 @@ void bk_maxpool(int isa, float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
                 ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh, ptrdiff_t sw,
                 ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw,
                 ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1);
+
+/// Softmax over k of one slab x[len, inner], columns [i0, i1): max (NaN
+/// ignored), exp(x - max) by bk_expf's arithmetic, a sum in increasing k, and
+/// a division. Every ISA gives the scalar code's bits.
+void bk_softmax(int isa, float *y, const float *x, ptrdiff_t len,
+                ptrdiff_t inner, ptrdiff_t i0, ptrdiff_t i1);
 
 #endif

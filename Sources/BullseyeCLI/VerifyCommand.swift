@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Golden
+
+/// `bullseye verify`: the main job — every scenario against its goldens.
+struct VerifyCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "verify",
+    abstract: "Run scenarios and diff every output against Golden/; write Renders/report.html and Renders/junit.xml.")
+
+  @Argument(help: "Scenario files or folders (default: Scenarios).") var paths: [String] = []
+  @Option(help: "verify, record-missing, update-failed or update-all (forced to verify when CI is set).") var mode: String = "verify"
+  @Option(help: "Only scenarios whose id, kind or path contains this.") var filter: String?
+  @Option(help: "Run shard k of n (deterministic by id hash), e.g. 1/4.") var shard: String?
+  @Option(parsing: .unconditional, help: "Scenarios run at once.") var jobs: Int = 2
+  @Option(help: "Report folder.") var report: String = "Renders"
+  @Option(help: "Golden folder.") var golden: String = "Golden"
+  @Option(name: .customLong("scenario-root"), help: "Scenario tree that file references must stay inside.") var scenarioRoot: String = "Scenarios"
+  @Flag(help: "Delete orphan goldens (only on unfiltered, unsharded runs).") var prune = false
+
+  func run() throws {
+    var o = VerifyOptions()
+    guard let m = GoldenMode(rawValue: mode) else {
+      throw CLIError(message: "--mode '\(mode)' is unknown: expected \(GoldenMode.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    o.mode = m
+    o.inputs = paths.isEmpty ? [scenarioRoot] : paths
+    o.scenarioRoot = scenarioRoot
+    o.goldenRoot = golden
+    o.reportDir = report
+    o.filter = filter
+    o.prune = prune
+    guard (1...64).contains(jobs) else { throw CLIError(message: "--jobs \(jobs) is out of range: expected 1...64") }
+    o.jobs = jobs
+    if let shard {
+      let parts = shard.split(separator: "/").compactMap { Int($0) }
+      guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+        throw CLIError(message: "--shard '\(shard)' is not k/n with 1 ≤ k ≤ n: expected e.g. 1/4")
+      }
+      o.shard = (parts[0], parts[1])
+    }
+    let ci = ProcessInfo.processInfo.environment["CI"].map { !["", "0", "false"].contains($0.lowercased()) } ?? false
+    o.ci = ci || ProcessInfo.processInfo.environment["TF_BUILD"] != nil
+    try OutputPaths.makeDirectory(report)
+    let result: VerifyReport
+    do {
+      result = try Verifier.run(o) { line in writeLine(line) }
+      try Reports.write(result, to: report)
+    } catch let e as GoldenError { throw CLIError(e) }
+    for n in result.notes { writeLine(n) }
+    if !result.orphans.isEmpty { writeLine("orphan goldens (no scenario): \(result.orphans.joined(separator: ", "))") }
+    for v in result.verdicts where v.status == "failed" {
+      writeLine("FAILED \(v.id) (\(v.file)); artifacts in \(report)/\(v.id)/")
+      for m in v.messages.prefix(5) { writeLine("  \(m)") }
+    }
+    writeLine("report: \(report)/report.html, \(report)/junit.xml")
+    writeLine("\(result.passed) passed, \(result.failed) failed")
+    if result.exitCode != 0 { throw ExitCode(1) }
+  }
+}

@@ -1,0 +1,48 @@
+import Canvas
+
+/// The verdict of an image comparison.
+public struct ImageDiffResult: Sendable {
+  /// Pixels whose largest channel change exceeds the threshold.
+  public let differing: Int
+  /// Largest channel change anywhere.
+  public let maxDelta: Int
+  /// First differing pixel (x, y), for the message.
+  public let first: (Int, Int)?
+  /// Golden dimmed, differing pixels in red; nil when sizes differ or nothing differs.
+  public let diffImage: RGBA8Image?
+  public let sizeMismatch: Bool
+  public var identical: Bool { differing == 0 && !sizeMismatch && maxDelta == 0 }
+}
+
+/// Exact fast path (whole-buffer equality), then a per-pixel channel delta
+/// with a threshold and a count of differing pixels.
+public func diffImages(expected: RGBA8Image, actual: RGBA8Image, tolerance: ImageTolerance) -> ImageDiffResult {
+  if expected.width != actual.width || expected.height != actual.height {
+    return ImageDiffResult(differing: max(expected.width * expected.height, actual.width * actual.height), maxDelta: 255,
+                           first: (0, 0), diffImage: nil, sizeMismatch: true)
+  }
+  if expected.pixels == actual.pixels {
+    return ImageDiffResult(differing: 0, maxDelta: 0, first: nil, diffImage: nil, sizeMismatch: false)
+  }
+  var out = [UInt8](repeating: 255, count: expected.pixels.count)
+  var differing = 0, maxDelta = 0
+  var first: (Int, Int)?
+  let e = expected.pixels, a = actual.pixels
+  for p in 0..<(expected.width * expected.height) {
+    let i = p * 4
+    var d = 0
+    for c in 0..<4 { d = max(d, abs(Int(e[i + c]) - Int(a[i + c]))) }
+    maxDelta = max(maxDelta, d)
+    if d > tolerance.threshold {
+      differing += 1
+      if first == nil { first = (p % expected.width, p / expected.width) }
+      out[i] = 255; out[i + 1] = 0; out[i + 2] = 0
+    } else {
+      let luma = (Int(e[i]) * 299 + Int(e[i + 1]) * 587 + Int(e[i + 2]) * 114) / 1000
+      let dim = UInt8(200 + luma * 55 / 255)
+      out[i] = dim; out[i + 1] = dim; out[i + 2] = dim
+    }
+  }
+  let diff = try? RGBA8Image(width: expected.width, height: expected.height, pixels: out)
+  return ImageDiffResult(differing: differing, maxDelta: maxDelta, first: first, diffImage: diff, sizeMismatch: false)
+}

@@ -1,0 +1,113 @@
+import Canvas
+import Core
+import Foundation
+
+extension Verifier {
+  /// Runs one scenario, writes its actual artifacts, compares them with the
+  /// goldens, and writes goldens as the mode allows.
+  static func verifyOne(_ h: ScenarioHeader, options o: VerifyOptions, mode: GoldenMode, work: String) -> ScenarioVerdict {
+    let start = DispatchTime.now().uptimeNanoseconds
+    func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+    guard let kind = scenarioKinds.first(where: { $0.name == h.kind }) else {
+      return ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: "failed",
+                             messages: ["\(h.file): kind '\(h.kind)' is unknown: expected \(scenarioKinds.map(\.name).joined(separator: ", "))"],
+                             artifacts: [], seconds: seconds())
+    }
+    let output: KindOutput
+    do {
+      let text = try String(contentsOfFile: h.file, encoding: .utf8)
+      output = try kind.run(text: text, file: h.file, id: h.id, root: o.scenarioRoot, work: work)
+    } catch {
+      return ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: "failed", messages: ["\(error)"], artifacts: [], seconds: seconds())
+    }
+    let actualDir = o.reportDir + "/" + h.id, goldenDir = o.goldenRoot + "/" + h.id
+    try? FileManager.default.createDirectory(atPath: actualDir, withIntermediateDirectories: true)
+    var verdicts: [ArtifactVerdict] = []
+    var messages = output.failures.map { "expectation: \($0)" }
+    var wrote = false
+    for a in output.artifacts {
+      let bytes: [UInt8]
+      do { bytes = try a.bytes(); try AtomicFile.write(bytes, to: actualDir + "/" + a.name) } catch {
+        messages.append("\(a.name): cannot write the actual output: \(error)"); continue
+      }
+      let goldenPath = goldenDir + "/" + a.name
+      var v = compare(a, bytes: bytes, goldenPath: goldenPath, header: h, actualDir: actualDir)
+      let shouldWrite: Bool
+      switch mode {
+      case .verify: shouldWrite = false
+      case .recordMissing: shouldWrite = v.status == "missing"
+      case .updateFailed: shouldWrite = v.status != "same"
+      case .updateAll: shouldWrite = v.status != "same"
+      }
+      if shouldWrite {
+        do {
+          try FileManager.default.createDirectory(atPath: goldenDir, withIntermediateDirectories: true)
+          try AtomicFile.write(bytes, to: goldenPath)
+          v = ArtifactVerdict(name: a.name, status: "written", detail: v.detail, diffImage: v.diffImage)
+          wrote = true
+        } catch { messages.append("\(a.name): cannot write the golden: \(error)") }
+      } else if v.status == "missing" {
+        messages.append("\(a.name): no golden at \(goldenPath) (run with --mode record-missing)")
+      } else if v.status == "differs" {
+        messages.append("\(a.name): " + (v.detail.first ?? "differs"))
+      }
+      // Keep a copy of the golden beside the actual output for the report.
+      if a.name.hasSuffix(".png"), FileManager.default.fileExists(atPath: goldenPath) {
+        try? FileManager.default.removeItem(atPath: actualDir + "/golden-" + a.name)
+        try? FileManager.default.copyItem(atPath: goldenPath, toPath: actualDir + "/golden-" + a.name)
+      }
+      verdicts.append(v)
+    }
+    // Golden files nothing produces any more.
+    let produced = Set(output.artifacts.map(\.name))
+    for f in (try? FileManager.default.contentsOfDirectory(atPath: goldenDir)) ?? [] where !produced.contains(f) && !f.hasPrefix(".") {
+      if mode == .updateAll {
+        try? FileManager.default.removeItem(atPath: goldenDir + "/" + f); wrote = true
+      } else {
+        verdicts.append(ArtifactVerdict(name: f, status: "stale", detail: ["golden file no output produces"], diffImage: nil))
+        messages.append("\(f): stale golden file (no output produces it)")
+      }
+    }
+    let failed = !messages.isEmpty
+    return ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: failed ? "failed" : (wrote ? "recorded" : "passed"),
+                           messages: messages, artifacts: verdicts, seconds: seconds())
+  }
+
+  static func compare(_ a: Artifact, bytes: [UInt8], goldenPath: String, header h: ScenarioHeader, actualDir: String) -> ArtifactVerdict {
+    guard let data = FileManager.default.contents(atPath: goldenPath) else {
+      return ArtifactVerdict(name: a.name, status: "missing", detail: [], diffImage: nil)
+    }
+    let golden = [UInt8](data)
+    if golden == bytes { return ArtifactVerdict(name: a.name, status: "same", detail: [], diffImage: nil) }
+    switch a.body {
+    case .json(let actual):
+      do {
+        let expected = try JSONParser.parse(String(decoding: golden, as: UTF8.self))
+        let d = diffJSON(expected: expected, actual: actual, tolerances: h.tolerances)
+        return ArtifactVerdict(name: a.name, status: d.isEmpty ? "same" : "differs", detail: d.map(\.description), diffImage: nil)
+      } catch { return ArtifactVerdict(name: a.name, status: "differs", detail: ["golden is not valid JSON: \(error)"], diffImage: nil) }
+    case .png(let actual):
+      do {
+        let expected = try PNG.decode(golden)
+        let d = diffImages(expected: expected, actual: actual, tolerance: h.image)
+        if d.differing <= h.image.maxPixels && !d.sizeMismatch {
+          return ArtifactVerdict(name: a.name, status: "same", detail: d.differing > 0 ? ["\(d.differing) pixels within tolerance (\(h.image.reason))"] : [], diffImage: nil)
+        }
+        var diffName: String?
+        if let img = d.diffImage {
+          diffName = "diff-" + a.name
+          try? PNG.write(img, to: actualDir + "/" + diffName!)
+        }
+        let msg = d.sizeMismatch ? "size \(actual.width)x\(actual.height), golden \(expected.width)x\(expected.height)"
+          : "\(d.differing) pixels differ (max channel delta \(d.maxDelta), first at \(d.first!.0),\(d.first!.1); tolerance \(h.image.threshold)/\(h.image.maxPixels))"
+        return ArtifactVerdict(name: a.name, status: "differs", detail: [msg], diffImage: diffName)
+      } catch { return ArtifactVerdict(name: a.name, status: "differs", detail: ["golden PNG unreadable: \(error)"], diffImage: nil) }
+    case .text(let actual):
+      let e = String(decoding: golden, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+      let g = actual.split(separator: "\n", omittingEmptySubsequences: false)
+      let line = zip(e, g).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(e.count, g.count)
+      let exp = line < e.count ? String(e[line]) : "(end)", act = line < g.count ? String(g[line]) : "(end)"
+      return ArtifactVerdict(name: a.name, status: "differs", detail: ["line \(line + 1): expected '\(exp)', got '\(act)'"], diffImage: nil)
+    }
+  }
+}
