@@ -14,7 +14,9 @@ struct RunCommand: ParsableCommand {
     commandName: "run",
     abstract: "Run the camera-scoring pipeline on a photo: detect → NMS → flip → score → adjust → persist.")
 
-  @Option(help: "Scenario kind: archery.") var kind: String = "archery"
+  @Option(help: "Scenario kind: archery, setcards or obstacles.") var kind: String = "archery"
+  @Option(help: "An obstacles scenario file (--kind obstacles).") var scenario: String?
+  @Option(help: "Truth JSON standing in for the card models (--kind setcards).") var truth: String?
   @Option(help: "Input photo (PNG).") var image: String?
   @Option(help: "Platform profile: ios or android.") var profile: String = "ios"
   @Option(help: "Face id or alias.") var face: String = "10_zone"
@@ -41,7 +43,12 @@ struct RunCommand: ParsableCommand {
   }
 
   func run() throws {
-    guard kind == "archery" else { throw CLIError(message: "--kind '\(kind)' is not available in this build: expected archery") }
+    switch kind {
+    case "archery": break
+    case "obstacles": return try runObstacles()
+    case "setcards": return try runSetCards()
+    default: throw CLIError(message: "--kind '\(kind)' is unknown: expected archery, setcards or obstacles")
+    }
     guard let image else { throw CLIError(message: "--image is required for --kind archery") }
     try OutputPaths.checkWritable(out, flag: "--out")
     let photo: RGBA8Image

@@ -10,6 +10,8 @@ struct SynthCommand: ParsableCommand {
     commandName: "synth",
     abstract: "Render a synthetic target photo (random from a seed, or described by a scene file) and its ground truth.")
 
+  @Option(help: "What to draw: target or setcards.") var kind: String = "target"
+  @Option(parsing: .unconditional, help: "Number of cards (setcards, 3...21).") var cards: Int?
   @Option(help: "Face id or alias.") var face: String = "10_zone"
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm.") var diameterCm: Double?
   @Option(help: "Seed for everything not pinned.") var seed: UInt64 = 0
@@ -23,6 +25,11 @@ struct SynthCommand: ParsableCommand {
   func run() throws {
     for (flag, path) in [("--out", out), ("--truth", truth), ("--overlay", overlay)] {
       if let path { try OutputPaths.checkWritable(path, flag: flag) }
+    }
+    switch kind {
+    case "target", "archery": break
+    case "setcards": return try synthSetCards()
+    default: throw CLIError(message: "--kind '\(kind)' is unknown: expected target or setcards")
     }
     let spec: SceneSpec
     if let scenario {

@@ -89,6 +89,8 @@ def copy_pytorch(out):
             types = list(tensor_types(m))
             if not ops <= SUPPORTED or None in types or not set(types) <= TYPES:
                 continue
+            if "3d" in name:  # 3-D convolution and pooling are not supported
+                continue
             size = sum(os.path.getsize(os.path.join(dp, f)) for dp, _, fs in os.walk(src) for f in fs)
             if size > 100_000:
                 continue

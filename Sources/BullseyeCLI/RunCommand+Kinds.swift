@@ -1,0 +1,56 @@
+import ArgumentParser
+import Canvas
+import Core
+import Foundation
+import Obstacles
+import SetCards
+
+extension RunCommand {
+  /// `run --kind obstacles --scenario FILE.yaml --out RESULT.json`.
+  func runObstacles() throws {
+    guard let scenario else { throw CLIError(message: "--scenario is required for --kind obstacles") }
+    try OutputPaths.checkWritable(out, flag: "--out")
+    guard let text = try? String(contentsOfFile: scenario, encoding: .utf8) else {
+      throw CLIError(message: "--scenario '\(scenario)' cannot be read: expected a readable YAML file")
+    }
+    do {
+      let s = try ObstacleScenario.decode(text, path: scenario)
+      let result = try ObstaclePipeline.run(s)
+      try AtomicFile.write(try result.canonicalText(), to: out)
+    } catch let e as ObstacleError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
+  }
+
+  /// `run --kind setcards --image PHOTO.png --out RESULT.json`. Until the card
+  /// models ship, detections and classes come from `--truth` (a synth truth file).
+  func runSetCards() throws {
+    guard let image else { throw CLIError(message: "--image is required for --kind setcards") }
+    try OutputPaths.checkWritable(out, flag: "--out")
+    let photo: RGBA8Image
+    do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
+    guard let truth else {
+      throw CLIError(message: "--kind setcards needs --truth TRUTH.json until the card detector and classifier ship (see Models/README.md)")
+    }
+    guard let text = try? String(contentsOfFile: truth, encoding: .utf8) else {
+      throw CLIError(message: "--truth '\(truth)' cannot be read: expected the truth JSON written by synth --kind setcards")
+    }
+    do {
+      let oracle = try TruthOracle(truthJSON: text, path: truth)
+      let result = try SetPipeline.run(image: photo, detections: oracle.detections, classifier: oracle.classifier)
+      try AtomicFile.write(try result.canonicalJSON(), to: out)
+    } catch let e as SetCardsError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
+  }
+}
+
+extension SynthCommand {
+  /// `synth --kind setcards --seed S --cards N --out PATH.png --truth PATH.json`.
+  func synthSetCards() throws {
+    guard let size = PixelSize(parsing: self.size) else {
+      throw CLIError(message: "--size '\(self.size)' is not WIDTHxHEIGHT: expected e.g. 1280x960")
+    }
+    do {
+      let r = try TableSynthesizer.render(SetTableSpec(seed: seed, size: size, cardCount: cards))
+      try PNG.write(r.image, to: out)
+      if let truth { try AtomicFile.write(try r.canonicalTruth(), to: truth) }
+    } catch let e as SetCardsError { throw CLIError(e) } catch let e as CanvasError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
+  }
+}
