@@ -17,6 +17,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     // C layer: cairo through pkg-config, libpng behind a small shim that owns setjmp.
@@ -52,6 +53,7 @@ let package = Package(
         "Core", "Canvas", "Scoring", "Inference", "Detection", "Adjustment", "Persistence",
         .product(name: "Yams", package: "Yams"),
       ]),
+    .target(name: "Fuzz", dependencies: ["Core", "Scoring"]),
     .target(
       name: "Golden",
       dependencies: [
@@ -61,7 +63,7 @@ let package = Package(
     .executableTarget(
       name: "BullseyeCLI",
       dependencies: [
-        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles", "SetCards", "Golden",
+        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles", "SetCards", "Golden", "Fuzz",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -77,6 +79,12 @@ let package = Package(
     .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Synth", "Scoring", "Canvas", "TestSupport"]),
     .testTarget(name: "SetCardsTests", dependencies: ["SetCards", "Core", "Canvas"]),
     .testTarget(name: "ObstaclesTests", dependencies: ["Obstacles", "Core", "Canvas"]),
+    .testTarget(
+      name: "FuzzTests",
+      dependencies: [
+        "Fuzz", "Scoring", "Core", "Adjustment", "Persistence",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]),
     .testTarget(name: "GoldenTests", dependencies: ["Golden", "Core", "Canvas"]),
     .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core", "Persistence"]),
   ]

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Core
+import Foundation
+import Fuzz
+import Scoring
+
+/// `bullseye fuzz`: boundary-seeking campaigns.
+struct FuzzCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "fuzz", abstract: "Fuzz the scoring boundaries.",
+                                                  subcommands: [FuzzScoring.self])
+}
+
+struct FuzzScoring: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "scoring",
+    abstract: "Points at, inside and outside every ring and X radius (and their Float32 neighbours), checked against scoring properties.")
+  @Option(help: "Faces to fuzz (repeatable; default all).") var face: [String] = []
+  @Option(help: "Rules to compare (repeatable; default all).") var rule: [String] = []
+  @Option(parsing: .unconditional) var iterations: Int = 100_000
+  @Option var seed: UInt64 = 1
+  @Option(help: "Write one scenario per finding and summary.md here.") var out: String?
+  @Flag var json = false
+
+  func run() throws {
+    var o = CampaignOptions()
+    guard (1...100_000_000).contains(iterations) else { throw CLIError(message: "--iterations \(iterations) is out of range: expected 1...100000000") }
+    o.iterations = iterations
+    o.seed = seed
+    do { if !face.isEmpty { o.faces = try face.map { try FaceCatalog.face(named: $0) } } } catch { throw CLIError(message: "\(error)") }
+    if !rule.isEmpty {
+      o.rules = try rule.map { r in
+        guard let v = BoundaryRule(rawValue: r) else { throw CLIError(ScoringError.unknownRule(r)) }
+        return v
+      }
+    }
+    if let out { try OutputPaths.makeDirectory(out) }
+    let clock = ContinuousClock(), t0 = clock.now
+    let result = ScoringCampaign.run(o) {
+      let d = clock.now - t0
+      return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+    if let out {
+      for (i, f) in (result.violations + result.discrepancies).enumerated() {
+        try AtomicFile.write(FindingReport.scenario(f, index: i + 1), to: out + String(format: "/finding-%03d.yaml", i + 1))
+      }
+      try AtomicFile.write(FindingReport.summary(result), to: out + "/summary.md")
+    }
+    if json {
+      print(try FindingReport.json(result).canonicalText(), terminator: "")
+    } else {
+      print(FindingReport.summary(result), terminator: "")
+      print("\(result.checks) checks in \(String(format: "%.2f", result.seconds)) s (\(Int(result.checksPerSecond * 60)) per minute): \(result.violations.count) violations, \(result.discrepancies.count) discrepancies")
+    }
+    if !result.violations.isEmpty { throw ExitCode(1) }
+  }
+}

@@ -1,0 +1,45 @@
+import Core
+import Scoring
+
+/// One thing the campaign found: a broken property (violation) or a case where
+/// two named semantics disagree (discrepancy).
+public struct Finding: Sendable, Hashable {
+  /// `violation` or `discrepancy`.
+  public let severity: String
+  /// The property or disagreement, e.g. `monotonic`, `persistence-float32`.
+  public let property: String
+  public let face: String
+  /// The rule(s) or variants compared, e.g. `inclusive vs floor`.
+  public let compared: String
+  public let x: Double, y: Double
+  /// Distance in the spot frame, and the boundary it sits on (nil: none near).
+  public let distance: Double
+  public let boundary: Double?
+  /// Scores of the compared variants, in `compared` order.
+  public let scores: [Int]
+  public let detail: String
+
+  /// Deduplication key: one finding per property, face, comparison and boundary.
+  var key: String { "\(severity)|\(property)|\(face)|\(compared)|\(boundary.map { $0.description } ?? "none")" }
+
+  /// `{severity, property, face, compared, x, y, distance, distance_hex, boundary, scores, detail}`.
+  public var json: JSONValue {
+    .object([
+      "severity": .string(severity), "property": .string(property), "face": .string(face), "compared": .string(compared),
+      "x": .double(x), "y": .double(y), "distance": .double(distance), "distance_hex": .string(hexString(distance)),
+      "boundary": boundary.map(JSONValue.double) ?? .null, "scores": .array(scores.map(JSONValue.int)), "detail": .string(detail),
+    ])
+  }
+}
+
+/// A Double as exact C99 hex-float text, e.g. `0x1.999999999999ap-5`.
+public func hexString(_ d: Double) -> String {
+  guard d.isFinite, d != 0 else { return d == 0 ? "0x0p+0" : "\(d)" }
+  let sign = d < 0 ? "-" : ""
+  var hex = String(d.significandBitPattern, radix: 16)
+  hex = String(repeating: "0", count: 13 - hex.count) + hex
+  while hex.hasSuffix("0") { hex.removeLast() }
+  let e = Int(d.exponent)
+  let lead = d.isSubnormal ? "0" : "1"
+  return "\(sign)0x\(lead)\(hex.isEmpty ? "" : "." + hex)p\(e >= 0 ? "+" : "")\(e)"
+}
