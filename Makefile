@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BIN := .build/release/bullseye
 
-.PHONY: setup build verify test bench clean
+.PHONY: setup build verify test bench fuzz clean
 
 setup:
 	@bash scripts/setup.sh
@@ -24,3 +24,20 @@ bench: build
 
 clean:
 	rm -rf .build Renders/*
+
+# Coverage-guided fuzzing (libFuzzer through swiftc -sanitize=fuzzer): each
+# target runs FUZZ_SECONDS; crashes land in .build-fuzz/crashes/<target>/ and
+# become files in Tests/BadInputs (replayed by `make test`).
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS := -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xcc -fsanitize=fuzzer-no-link
+fuzz: setup
+	@for t in FuzzPNG FuzzONNX FuzzScenario; do \
+	  $(SWIFT) build $(FUZZ_FLAGS) --product $$t || exit 1; \
+	done
+	@for t in png:FuzzPNG onnx:FuzzONNX scenario:FuzzScenario; do \
+	  kind=$${t%%:*}; bin=$${t##*:}; mkdir -p .build-fuzz/corpus/$$kind .build-fuzz/crashes/$$bin; \
+	  cp -n Tests/FuzzCorpus/$$kind/* .build-fuzz/corpus/$$kind/ 2>/dev/null; \
+	  echo "== $$bin for $(FUZZ_SECONDS) s"; \
+	  .build-fuzz/release/$$bin .build-fuzz/corpus/$$kind -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	    -artifact_prefix=.build-fuzz/crashes/$$bin/ -print_final_stats=1 2>&1 | grep -E "stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|Done" ; \
+	done

@@ -50,10 +50,14 @@ let package = Package(
     .target(
       name: "Pipeline",
       dependencies: [
-        "Core", "Canvas", "Scoring", "Inference", "Detection", "Adjustment", "Persistence",
+        "Core", "Canvas", "Scoring", "Synth", "Inference", "Detection", "Adjustment", "Persistence",
         .product(name: "Yams", package: "Yams"),
       ]),
     .target(name: "Fuzz", dependencies: ["Core", "Scoring"]),
+    // libFuzzer targets (`make fuzz` builds them with -sanitize=fuzzer); plain builds replay files.
+    .executableTarget(name: "FuzzPNG", dependencies: ["Canvas", "Fuzz"]),
+    .executableTarget(name: "FuzzONNX", dependencies: ["Inference", "Fuzz"]),
+    .executableTarget(name: "FuzzScenario", dependencies: ["Pipeline", "Obstacles", "SetCards", "Fuzz"]),
     .target(
       name: "Golden",
       dependencies: [
@@ -85,7 +89,7 @@ let package = Package(
         "Fuzz", "Scoring", "Core", "Adjustment", "Persistence",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
-    .testTarget(name: "GoldenTests", dependencies: ["Golden", "Core", "Canvas"]),
+    .testTarget(name: "GoldenTests", dependencies: ["Golden", "Core", "Canvas", "Inference", "Pipeline"]),
     .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core", "Persistence"]),
   ]
 )

@@ -13,7 +13,12 @@ struct ScenarioHeader: Sendable {
 
   init(file: String, text: String) throws {
     self.file = file
-    guard let node = try Yams.compose(yaml: text), let map = node.mapping else {
+    let parsed: Node?
+    do { parsed = try Yams.compose(yaml: text) } catch {
+      let first = "\(error)".split(separator: "\n").first.map(String.init) ?? "unreadable"
+      throw GoldenError("\(file): invalid YAML: \(first)")
+    }
+    guard let node = parsed, let map = node.mapping else {
       throw GoldenError("\(file): a scenario is a YAML mapping")
     }
     func str(_ k: String) -> String? { map.first { $0.key.string == k }?.value.string }
