@@ -54,10 +54,12 @@ let package = Package(
         .product(name: "Yams", package: "Yams"),
       ]),
     .target(name: "Fuzz", dependencies: ["Core", "Scoring"]),
+    .target(name: "Dataset", dependencies: ["Core", "Canvas", "Synth", "SetCards"]),
     // libFuzzer targets (`make fuzz` builds them with -sanitize=fuzzer); plain builds replay files.
-    .executableTarget(name: "FuzzPNG", dependencies: ["Canvas", "Fuzz"]),
-    .executableTarget(name: "FuzzONNX", dependencies: ["Inference", "Fuzz"]),
-    .executableTarget(name: "FuzzScenario", dependencies: ["Pipeline", "Obstacles", "SetCards", "Fuzz"]),
+    .target(name: "CFuzzDriver"),
+    .executableTarget(name: "FuzzPNG", dependencies: ["Canvas", "Fuzz", "CFuzzDriver"]),
+    .executableTarget(name: "FuzzONNX", dependencies: ["Inference", "Fuzz", "CFuzzDriver"]),
+    .executableTarget(name: "FuzzScenario", dependencies: ["Pipeline", "Obstacles", "SetCards", "Fuzz", "CFuzzDriver"]),
     .target(
       name: "Golden",
       dependencies: [
@@ -67,7 +69,7 @@ let package = Package(
     .executableTarget(
       name: "BullseyeCLI",
       dependencies: [
-        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles", "SetCards", "Golden", "Fuzz",
+        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles", "SetCards", "Golden", "Fuzz", "Dataset",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),

@@ -3,7 +3,9 @@ import Canvas
 import Core
 import Foundation
 import Obstacles
+import Dataset
 import SetCards
+import Synth
 
 extension RunCommand {
   /// `run --kind obstacles --scenario FILE.yaml --out RESULT.json`.
@@ -49,8 +51,26 @@ extension SynthCommand {
     }
     do {
       let r = try TableSynthesizer.render(SetTableSpec(seed: seed, size: size, cardCount: cards))
-      try PNG.write(r.image, to: out)
+      try PNG.write(r.image, to: out ?? "")
       if let truth { try AtomicFile.write(try r.canonicalTruth(), to: truth) }
     } catch let e as SetCardsError { throw CLIError(e) } catch let e as CanvasError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
+  }
+}
+
+extension SynthCommand {
+  /// `synth --dataset DIR --kind target|setcards --count N --seed S`.
+  func writeDataset(_ dir: String) throws {
+    let k = kind == "archery" ? "target" : kind
+    guard let dk = DatasetKind(rawValue: k) else { throw CLIError(message: "--kind '\(kind)' is unknown: expected target or setcards") }
+    guard let s = ImageSize(parsing: size) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT: expected e.g. 960x720") }
+    guard (1...SceneLimits.maxSide).contains(s.width), (1...SceneLimits.maxSide).contains(s.height) else {
+      throw CLIError(message: "--size \(s) is out of range: expected sides 1...\(SceneLimits.maxSide)")
+    }
+    var spec = DatasetSpec(kind: dk, count: count, seed: seed)
+    spec.width = s.width; spec.height = s.height
+    do {
+      let counts = try DatasetWriter.write(spec, to: dir) { n in if n % 100 == 0 { writeLine("\(n)/\(count) images") } }
+      writeLine("wrote \(counts["train"] ?? 0) train and \(counts["val"] ?? 0) val images to \(dir) (YOLO labels, data.yaml, COCO JSON)")
+    } catch let e as CoreError { throw CLIError(e) } catch let e as SynthError { throw CLIError(e) } catch let e as SetCardsError { throw CLIError(e) } catch let e as CanvasError { throw CLIError(e) }
   }
 }

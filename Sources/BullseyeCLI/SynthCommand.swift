@@ -18,11 +18,15 @@ struct SynthCommand: ParsableCommand {
   @Option(parsing: .unconditional, help: "Number of arrows (random scenes).") var arrows: Int?
   @Option(parsing: .unconditional, help: "Image size WIDTHxHEIGHT.") var size: String = "1280x960"
   @Option(help: "A scene file (YAML) describing the scene.") var scenario: String?
-  @Option(help: "Output PNG path.") var out: String
+  @Option(help: "Write a training dataset here instead of one image (with --count).") var dataset: String?
+  @Option(parsing: .unconditional, help: "Images in the dataset.") var count: Int = 100
+  @Option(help: "Output PNG path.") var out: String?
   @Option(help: "Ground-truth JSON path.") var truth: String?
   @Option(help: "Also write a review overlay PNG here.") var overlay: String?
 
   func run() throws {
+    if let dataset { return try writeDataset(dataset) }
+    guard let out else { throw CLIError(message: "--out is required (or --dataset DIR)") }
     for (flag, path) in [("--out", out), ("--truth", truth), ("--overlay", overlay)] {
       if let path { try OutputPaths.checkWritable(path, flag: flag) }
     }

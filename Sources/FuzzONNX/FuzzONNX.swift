@@ -8,10 +8,15 @@ func fuzzOne(_ bytes: [UInt8]) {
 }
 
 #if FUZZING
-  @_cdecl("LLVMFuzzerTestOneInput")
-  public func fuzzEntry(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    fuzzOne(Array(UnsafeBufferPointer(start: data, count: size)))
-    return 0
+  import CFuzzDriver
+
+  /// The executable's entry under `make fuzz`: hand control to libFuzzer.
+  @_cdecl("FuzzONNX_main")
+  func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    bullseye_run_fuzzer(argc, argv) { data, size in
+      fuzzOne(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+      return 0
+    }
   }
 #else
   @main struct Replay {

@@ -1,0 +1,135 @@
+import Canvas
+import Core
+import SetCards
+import Synth
+
+/// Which scenes a dataset holds.
+public enum DatasetKind: String, Sendable, CaseIterable {
+  /// Target photos: class 0 = arrow impact (box centred on the entry point),
+  /// class 1 = target face (box around the outermost scoring ring).
+  case target
+  /// Set-card tables: class 0 = card; each card's attributes in the COCO file.
+  case setcards
+}
+
+/// A dataset request.
+public struct DatasetSpec: Sendable {
+  public var kind: DatasetKind
+  public var count: Int
+  public var seed: UInt64
+  public var width = 960, height = 720
+  /// Every `valEvery`-th image goes to the validation split.
+  public var valEvery = 10
+  public init(kind: DatasetKind, count: Int, seed: UInt64) { self.kind = kind; self.count = count; self.seed = seed }
+}
+
+/// One labelled box in pixels.
+struct LabelledBox {
+  let classID: Int
+  let box: (Double, Double, Double, Double)  // x1, y1, x2, y2
+  var attributes: [String: JSONValue] = [:]
+}
+
+/// Writes images plus YOLO txt labels, `data.yaml` and COCO JSON, so users can
+/// train their own detectors on Bullseye scenes. Domain randomization comes
+/// from the synthesizers: pose, tilt, light, noise, blur, backgrounds, wear,
+/// crossing and touching shafts, holes without shafts.
+public enum DatasetWriter {
+  /// Writes the dataset under `dir` (created if needed); returns per-split counts.
+  public static func write(_ spec: DatasetSpec, to dir: String, progress: (Int) -> Void = { _ in }) throws -> [String: Int] {
+    guard (1...1_000_000).contains(spec.count) else { throw CoreError.invalidValue("--count \(spec.count) is out of range: expected 1...1000000") }
+    for sub in ["images/train", "images/val", "labels/train", "labels/val", "annotations"] { try makeDirectory(dir + "/" + sub) }
+    var root = SeededGenerator(seed: spec.seed)
+    var coco: [String: (images: [JSONValue], annotations: [JSONValue])] = ["train": ([], []), "val": ([], [])]
+    var counts = ["train": 0, "val": 0]
+    for i in 0..<spec.count {
+      var g = root.fork("image-\(i)")
+      let (image, boxes) = try render(spec, seed: g.next())
+      let split = (i % spec.valEvery == spec.valEvery - 1) ? "val" : "train"
+      let name = String(repeating: "0", count: max(0, 6 - String(i).count)) + String(i)
+      try PNG.write(image, to: "\(dir)/images/\(split)/\(name).png")
+      let w = Double(image.width), h = Double(image.height)
+      var lines = ""
+      for b in boxes {
+        let x1 = max(0, b.box.0), y1 = max(0, b.box.1), x2 = min(w, b.box.2), y2 = min(h, b.box.3)
+        guard x2 > x1, y2 > y1 else { continue }
+        lines += "\(b.classID) \(fmt((x1 + x2) / 2 / w)) \(fmt((y1 + y2) / 2 / h)) \(fmt((x2 - x1) / w)) \(fmt((y2 - y1) / h))\n"
+        var ann: [String: JSONValue] = [
+          "id": .int(coco[split]!.annotations.count + 1), "image_id": .int(i), "category_id": .int(b.classID),
+          "bbox": .array([x1, y1, x2 - x1, y2 - y1].map(JSONValue.double)), "area": .double((x2 - x1) * (y2 - y1)), "iscrowd": .int(0),
+        ]
+        if !b.attributes.isEmpty { ann["attributes"] = .object(b.attributes) }
+        coco[split]!.annotations.append(.object(ann))
+      }
+      try AtomicFile.write(lines, to: "\(dir)/labels/\(split)/\(name).txt")
+      coco[split]!.images.append(.object(["id": .int(i), "file_name": .string("\(split)/\(name).png"),
+                                          "width": .int(image.width), "height": .int(image.height)]))
+      counts[split, default: 0] += 1
+      progress(i + 1)
+    }
+    let names = spec.kind == .target ? ["arrow", "target"] : ["card"]
+    try AtomicFile.write("""
+      # Bullseye \(spec.kind.rawValue) dataset: \(spec.count) images, seed \(spec.seed)
+      path: .
+      train: images/train
+      val: images/val
+      nc: \(names.count)
+      names: [\(names.joined(separator: ", "))]
+
+      """, to: dir + "/data.yaml")
+    for split in ["train", "val"] {
+      let cats = names.enumerated().map { JSONValue.object(["id": .int($0), "name": .string($1)]) }
+      try AtomicFile.write(try JSONValue.object(["images": .array(coco[split]!.images), "annotations": .array(coco[split]!.annotations),
+                                                 "categories": .array(cats)]).canonicalText(),
+                           to: "\(dir)/annotations/instances_\(split).json")
+    }
+    return counts
+  }
+
+  static func render(_ spec: DatasetSpec, seed: UInt64) throws -> (RGBA8Image, [LabelledBox]) {
+    switch spec.kind {
+    case .target:
+      var g = SeededGenerator(seed: seed)
+      let faces = ["10_zone", "10_zone", "10_zone", "10_zone_6_ring", "10_zone_5_ring", "5_zone", "WA_field", "nfaa_indoor",
+                   "wa_vegas_3_spot", "wa_vertical_3_spot", "11_zone", "10_zone_compound"]
+      var s = SceneSpec(face: g.pick(faces), seed: seed, size: ImageSize(width: spec.width, height: spec.height), arrowCount: g.int(0...12))
+      s.camera.tiltDeg = g.uniform(0...30)
+      let r = try Synthesizer.render(s)
+      var boxes = r.truth.arrows.map { LabelledBox(classID: 0, box: ($0.box[0], $0.box[1], $0.box[2], $0.box[3])) }
+      let t = r.truth.targetBox
+      boxes.append(LabelledBox(classID: 1, box: (t[0], t[1], t[2], t[3])))
+      return (r.image, boxes)
+    case .setcards:
+      var g = SeededGenerator(seed: seed)
+      let r = try TableSynthesizer.render(SetTableSpec(seed: seed, size: PixelSize(width: spec.width, height: spec.height), cardCount: g.int(3...21)))
+      let boxes = r.cards.map { c in
+        LabelledBox(classID: 0, box: (c.box.x1, c.box.y1, c.box.x2, c.box.y2), attributes: [
+          "number": .string(c.card.number.name), "color": .string(c.card.color.name), "shape": .string(c.card.shape.name),
+          "fill": .string(c.card.fill.name), "label": .string(c.card.label),
+          "corners": .array(c.corners.map { .array($0.map(JSONValue.double)) }),
+        ])
+      }
+      return (r.image, boxes)
+    }
+  }
+
+  static func fmt(_ v: Double) -> String {
+    let s = String(Int((v * 1_000_000).rounded()))
+    let padded = String(repeating: "0", count: max(0, 7 - s.count)) + s
+    return padded.dropLast(6) + "." + padded.suffix(6)
+  }
+
+  static func makeDirectory(_ path: String) throws {
+    var built = path.hasPrefix("/") ? "" : "."
+    for part in path.split(separator: "/") {
+      built += "/" + part
+      mkdir(built, 0o755)
+    }
+    var st = stat()
+    guard stat(path, &st) == 0 else { throw CoreError.io(path: path, reason: "cannot create the directory") }
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif
