@@ -29,7 +29,7 @@ clean:
 # target runs FUZZ_SECONDS; crashes land in .build-fuzz/crashes/<target>/ and
 # become files in Tests/BadInputs (replayed by `make test`).
 FUZZ_SECONDS ?= 60
-FUZZ_FLAGS := -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xcc -fsanitize=fuzzer-no-link -Xcc -DFUZZING
+FUZZ_FLAGS := -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xcc -fsanitize=fuzzer-no-link -Xcc -DFUZZING -Xswiftc -use-ld=lld
 fuzz: setup
 	@for t in FuzzPNG FuzzONNX FuzzScenario; do \
 	  $(SWIFT) build $(FUZZ_FLAGS) --product $$t || exit 1; \
