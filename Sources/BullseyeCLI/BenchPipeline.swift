@@ -49,7 +49,7 @@ struct PipelineBench: ParsableCommand {
     time("locate: ring-edge ellipse fit") { fit = TargetLocator.locate(synth.image, face: face, hint: hint) }
     time("score: normalize + score 6 arrows") {
       for d in det.arrows {
-        let n = fit.ellipse.normalize(Double(d.centerX), Double(d.centerY))
+        let n = fit.normalize(Double(d.centerX), Double(d.centerY))
         _ = Scorer.scoreUnchecked(ScoreRequest(face: face, x: n.0, y: n.1, precision: .float32Native))
       }
     }

@@ -16,6 +16,26 @@ public struct TargetFit: Sendable, Hashable {
   /// Edge points used in the final fit, and their median residual (radius units).
   public var edgePoints: Int
   public var medianResidual: Double
+  /// Perspective undone from two concentric ring edges, when the face has them.
+  public var rectification: Rectification?
+  /// The fitted ring in the rectified frame, and its radius in face units.
+  var rectifiedRing: FittedEllipse?
+  var ringRadius: Double = 1
+
+  /// The face point (x right, y down, 1 = outer scoring edge) of a pixel:
+  /// projective when rectified, otherwise the affine un-squash of the ellipse.
+  public func normalize(_ x: Double, _ y: Double) -> (Double, Double) {
+    if let r = rectification, let ring = rectifiedRing {
+      let p = r.apply(x, y)
+      let n = ring.normalize(p.0, p.1)
+      return (n.0 * ringRadius, n.1 * ringRadius)
+    }
+    return ellipse.normalize(x, y)
+  }
+
+  /// The image of the face centre: exact when rectified, else the ellipse centre.
+  public var centerX: Double { rectification?.centerX ?? ellipse.cx }
+  public var centerY: Double { rectification?.centerY ?? ellipse.cy }
 }
 
 /// Finds the face: start from a hint (a target-face detection box, or the
@@ -57,22 +77,52 @@ public enum TargetLocator {
       used = inliers.count
       median = inliers.map { fit.residual($0.0, $0.1) }.sorted()[inliers.count / 2]
     }
-    return used > 0 ? TargetFit(ellipse: current, method: "ring-edges", edgePoints: used, medianResidual: median)
-      : TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0)
+    guard used > 0 else { return TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0) }
+    var fit = TargetFit(ellipse: current, method: "ring-edges", edgePoints: used, medianResidual: median)
+    rectify(&fit, image, face: face, primary: edge)
+    return fit
+  }
+
+  /// Fits a second, concentric ring edge and rectifies the perspective.
+  static func rectify(_ fit: inout TargetFit, _ image: RGBA8Image, face: Face, primary: (radius: Double, darkerInside: Bool)) {
+    guard let second = contrastEdges(face).first(where: { abs($0.radius - primary.radius) >= 0.15 }) else { return }
+    let ptsA = edgePoints(image, around: fit.ellipse, radius: primary.radius, darkerInside: primary.darkerInside, window: 0.06)
+    let ptsB = edgePoints(image, around: fit.ellipse, radius: second.radius, darkerInside: second.darkerInside, window: 0.06)
+    guard let ea = robustFit(ptsA), let eb = robustFit(ptsB), let rect = Rectification.from(ea.0, eb.0) else { return }
+    let rectified = ea.1.map { rect.apply($0.0, $0.1) }
+    guard let ring = robustFit(rectified)?.0, ring.a.isFinite, ring.b > 0 else { return }
+    fit.rectification = rect
+    fit.rectifiedRing = ring
+    fit.ringRadius = primary.radius
+    fit.method = "ring-edges-rectified"
+  }
+
+  /// Fit, drop points far off it, refit; returns the fit and its inliers.
+  static func robustFit(_ pts: [(Double, Double)]) -> (FittedEllipse, [(Double, Double)])? {
+    guard let first = fitEllipse(pts) else { return nil }
+    let res = pts.map { first.residual($0.0, $0.1) }
+    let med = res.sorted()[res.count / 2]
+    let inliers = zip(pts, res).filter { $0.1 <= max(3 * med, 0.004) }.map(\.0)
+    guard let refit = fitEllipse(inliers) else { return (first, pts) }
+    return (refit, inliers)
   }
 
   /// The ring edge with the largest luminance step between neighbouring zones
   /// (outermost on ties), as a fraction of the outer radius.
   static func contrastEdge(_ face: Face) -> (radius: Double, darkerInside: Bool)? {
+    contrastEdges(face).first
+  }
+
+  /// Every edge with a usable luminance step (≥ 40 levels), strongest first,
+  /// outermost first among equals.
+  static func contrastEdges(_ face: Face) -> [(radius: Double, darkerInside: Bool)] {
     func luma(_ c: RGB8) -> Double { 0.299 * Double(c.r) + 0.587 * Double(c.g) + 0.114 * Double(c.b) }
-    var best: (Double, Double, Bool)?
+    var edges: [(step: Double, radius: Double, darker: Bool)] = []
     for i in 0..<(face.zones.count - 1) {
       let step = luma(face.zones[i + 1].fill) - luma(face.zones[i].fill)
-      if abs(step) >= 40, best == nil || abs(step) >= best!.0 {
-        best = (abs(step), face.zones[i].radius, step > 0)
-      }
+      if abs(step) >= 40 { edges.append((abs(step), face.zones[i].radius, step > 0)) }
     }
-    return best.map { ($0.1, $0.2) }
+    return edges.sorted { $0.step != $1.step ? $0.step > $1.step : $0.radius > $1.radius }.map { ($0.radius, $0.darker) }
   }
 
   /// Strongest luminance step of the expected sign along each of 180 rays,

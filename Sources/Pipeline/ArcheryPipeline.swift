@@ -66,7 +66,7 @@ public enum ArcheryPipeline {
     var detections: [DetectedArrow] = []
     if let target {
       for (i, d) in det.arrows.enumerated() {
-        let n = target.ellipse.normalize(Double(d.centerX), Double(d.centerY))
+        let n = target.normalize(Double(d.centerX), Double(d.centerY))
         let nx = Float(n.0), ny = Float(n.1)
         let spot: SpotAssignment = r.spots == .sequential ? .index(i % r.face.spots.count) : .nearest
         let s = Scorer.scoreUnchecked(ScoreRequest(face: r.face, x: Double(nx), y: Double(ny), rule: r.rule, diameterCm: r.diameterCm,

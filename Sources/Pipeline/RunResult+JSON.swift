@@ -27,7 +27,8 @@ extension RunResult {
     ]
     if let t = target {
       out["target"] = .object([
-        "center_x": .double(t.ellipse.cx), "center_y": .double(t.ellipse.cy), "radius_x": .double(t.ellipse.a),
+        "center_x": .double(t.centerX), "center_y": .double(t.centerY), "radius_x": .double(t.ellipse.a),
+        "ellipse_center": .array([.double(t.ellipse.cx), .double(t.ellipse.cy)]), "rectified": .bool(t.rectification != nil),
         "radius_y": .double(t.ellipse.b), "angle_deg": .double(t.ellipse.angleDeg), "method": .string(t.method),
         "edge_points": .int(t.edgePoints), "median_residual": .double(t.medianResidual),
       ])

@@ -1,0 +1,517 @@
+#!/usr/bin/env python3
+"""Small anchor-free detector for Bullseye (plain PyTorch, written for this repo).
+
+Output layout matches an Ultralytics YOLOv8 export: [1, 4 + nc, 8400] with
+(cx, cy, w, h) in input pixels followed by per-class sigmoid scores, anchor
+points at strides 8/16/32 (80² + 40² + 20²). The box decoding is part of the
+graph, so the exported ONNX needs no post-processing beyond NMS.
+
+Usage:
+  python detector.py train --data DIR [--data DIR ...] --nc 2 --epochs E --out run.pt
+  python detector.py export --weights run.pt --out model.onnx
+  python detector.py eval --weights model.onnx --data HELDOUT --nc 2 --mode letterbox|stretch
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+INPUT = 640
+STRIDES = (8, 16, 32)
+WH_SCALE = 6.0  # w, h = (2*sigmoid)^2 * WH_SCALE * stride  (0 .. 24 strides)
+OFFSET = 2.0    # cx, cy = anchor + (2*OFFSET*sigmoid - OFFSET) * stride
+
+
+def seed_all(seed):
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+# ----------------------------------------------------------------------------- model
+
+class CBS(nn.Sequential):
+    """Conv + BatchNorm + SiLU (exports as Conv, Sigmoid, Mul once BN is folded)."""
+
+    def __init__(self, c1, c2, k=3, s=1):
+        super().__init__(nn.Conv2d(c1, c2, k, s, k // 2, bias=False), nn.BatchNorm2d(c2), nn.SiLU())
+
+
+class Res(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.a = CBS(c, c, 1)
+        self.b = CBS(c, c, 3)
+
+    def forward(self, x):
+        return x + self.b(self.a(x))
+
+
+class Pool(nn.Module):
+    """Spatial pyramid pooling: three chained 5x5 max pools, concatenated."""
+
+    def __init__(self, c):
+        super().__init__()
+        h = c // 2
+        self.a = CBS(c, h, 1)
+        self.m = nn.MaxPool2d(5, 1, 2)
+        self.b = CBS(h * 4, c, 1)
+
+    def forward(self, x):
+        x = self.a(x)
+        y1 = self.m(x)
+        y2 = self.m(y1)
+        y3 = self.m(y2)
+        return self.b(torch.cat([x, y1, y2, y3], 1))
+
+
+class Detector(nn.Module):
+    def __init__(self, nc, input_size=INPUT, w=(16, 24, 48, 80, 128)):
+        super().__init__()
+        self.nc = nc
+        c0, c1, c2, c3, c4 = w
+        self.stem = nn.Sequential(CBS(3, c0, 3, 2), CBS(c0, c1, 3, 2))            # /4
+        self.s3 = nn.Sequential(CBS(c1, c2, 3, 2), Res(c2), Res(c2))              # /8
+        self.s4 = nn.Sequential(CBS(c2, c3, 3, 2), Res(c3), Res(c3))              # /16
+        self.s5 = nn.Sequential(CBS(c3, c4, 3, 2), Res(c4), Pool(c4))             # /32
+        self.lat5 = CBS(c4, c3, 1)
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.td4 = nn.Sequential(CBS(c3 * 2, c3, 1), CBS(c3, c3, 3))
+        self.lat4 = CBS(c3, c2, 1)
+        self.td3 = nn.Sequential(CBS(c2 * 2, c2, 1), CBS(c2, c2, 3), CBS(c2, c2, 3))
+        self.dn3 = CBS(c2, c2, 3, 2)
+        self.bu4 = nn.Sequential(CBS(c2 + c2, c3, 1), CBS(c3, c3, 3))
+        self.dn4 = CBS(c3, c3, 3, 2)
+        self.bu5 = nn.Sequential(CBS(c3 + c3, c4, 1), CBS(c4, c4, 3))
+        no = 4 + nc
+        self.heads = nn.ModuleList(
+            nn.Sequential(CBS(c, c, 3), nn.Conv2d(c, no, 1)) for c in (c2, c3, c4))
+        for h in self.heads:
+            conv = h[-1]
+            nn.init.zeros_(conv.bias)
+            nn.init.normal_(conv.weight, std=0.01)
+            conv.bias.data[4:] = -math.log(99.0)  # prior 0.01
+        anchors, strides = [], []
+        for s in STRIDES:
+            n = input_size // s
+            ys, xs = torch.meshgrid(torch.arange(n), torch.arange(n), indexing="ij")
+            anchors.append(torch.stack([xs.flatten(), ys.flatten()], 0).float().add(0.5).mul(s))
+            strides.append(torch.full((1, n * n), float(s)))
+        self.register_buffer("anchors", torch.cat(anchors, 1).unsqueeze(0), persistent=False)  # 1,2,A
+        self.register_buffer("strides", torch.cat(strides, 1).unsqueeze(0), persistent=False)  # 1,1,A
+
+    def raw(self, x):
+        x = self.stem(x)
+        p3 = self.s3(x)
+        p4 = self.s4(p3)
+        p5 = self.s5(p4)
+        l5 = self.lat5(p5)
+        n4 = self.td4(torch.cat([self.up(l5), p4], 1))
+        l4 = self.lat4(n4)
+        o3 = self.td3(torch.cat([self.up(l4), p3], 1))
+        o4 = self.bu4(torch.cat([self.dn3(o3), l4], 1))
+        o5 = self.bu5(torch.cat([self.dn4(o4), l5], 1))
+        outs = [h(o) for h, o in zip(self.heads, (o3, o4, o5))]
+        b = x.shape[0]
+        return torch.cat([o.reshape(b, 4 + self.nc, -1) for o in outs], 2)  # B, 4+nc, A
+
+    def decode(self, r):
+        s = torch.sigmoid(r)
+        xy = (s[:, 0:2] * (2 * OFFSET) - OFFSET) * self.strides + self.anchors
+        t = s[:, 2:4] * 2.0
+        wh = t * t * (WH_SCALE * self.strides)
+        return torch.cat([xy, wh, s[:, 4:]], 1)
+
+    def forward(self, x):
+        return self.decode(self.raw(x))
+
+
+# ----------------------------------------------------------------------------- data
+
+def load_split(root, split="train"):
+    """Returns list of (uint8 HxWx3 array, labels float32 [n,5] class cx cy w h in pixels)."""
+    from PIL import Image
+    cache = os.path.join(root, f"cache_{split}.npz")
+    files = sorted(glob.glob(os.path.join(root, "images", split, "*.png")))
+    if os.path.exists(cache):
+        z = np.load(cache, allow_pickle=True)
+        return list(z["images"]), list(z["labels"])
+    images, labels = [], []
+    for f in files:
+        im = np.asarray(Image.open(f).convert("RGB"))
+        h, w = im.shape[:2]
+        lf = os.path.join(root, "labels", split, os.path.basename(f)[:-4] + ".txt")
+        lab = np.loadtxt(lf, ndmin=2).astype(np.float32) if os.path.getsize(lf) else np.zeros((0, 5), np.float32)
+        lab[:, [1, 3]] *= w
+        lab[:, [2, 4]] *= h
+        images.append(im)
+        labels.append(lab)
+    np.savez(cache, images=np.array(images, dtype=object), labels=np.array(labels, dtype=object))
+    return images, labels
+
+
+def letterbox_geometry(w, h, size=INPUT):
+    gain = min(size / h, size / w)
+    nw, nh = int(round(w * gain)), int(round(h * gain))
+    dw, dh = (size - nw) / 2, (size - nh) / 2
+    left, top = int(round(dw - 0.1)), int(round(dh - 0.1))
+    return gain, nw, nh, left, top
+
+
+def to_input(im_t, lab, mode, rng, train):
+    """im_t: 3xHxW float tensor in [0,1]. Returns 3xSxS tensor and labels mapped to input pixels."""
+    _, h, w = im_t.shape
+    lab = lab.copy()
+    if mode == "stretch":
+        out = F.interpolate(im_t[None], size=(INPUT, INPUT), mode="bilinear", align_corners=False, antialias=not train)[0]
+        lab[:, [1, 3]] *= INPUT / w
+        lab[:, [2, 4]] *= INPUT / h
+        return out, lab
+    gain, nw, nh, left, top = letterbox_geometry(w, h)
+    if train:
+        # Scale jitter and random placement so the model sees other aspect ratios / sizes.
+        sc = rng.uniform(0.7, 1.0) if rng.random() < 0.5 else 1.0
+        sx = sc * (rng.uniform(0.85, 1.0) if rng.random() < 0.3 else 1.0)
+        sy = sc * (rng.uniform(0.85, 1.0) if rng.random() < 0.3 else 1.0)
+        nw, nh = int(round(nw * sx)), int(round(nh * sy))
+        left = rng.randint(0, INPUT - nw)
+        top = rng.randint(0, INPUT - nh)
+    out = torch.full((3, INPUT, INPUT), 114 / 255.0)
+    out[:, top:top + nh, left:left + nw] = F.interpolate(
+        im_t[None], size=(nh, nw), mode="bilinear", align_corners=False, antialias=not train)[0]
+    lab[:, [1, 3]] *= nw / w
+    lab[:, [2, 4]] *= nh / h
+    lab[:, 1] += left
+    lab[:, 2] += top
+    return out, lab
+
+
+def make_batch(images, labels, idx, rng, train=True):
+    xs, ls = [], []
+    for i in idx:
+        im = torch.from_numpy(images[i]).permute(2, 0, 1).float().div(255)
+        lab = labels[i]
+        mode = "stretch" if rng.random() < 0.5 else "letterbox"
+        x, lab = to_input(im, lab, mode, rng, train)
+        if train:
+            if rng.random() < 0.5:
+                x = x.flip(2)
+                lab[:, 1] = INPUT - lab[:, 1]
+            if rng.random() < 0.5:
+                x = x.flip(1)
+                lab[:, 2] = INPUT - lab[:, 2]
+            a = rng.uniform(0.75, 1.25)
+            b = rng.uniform(-0.08, 0.08)
+            x = (x * a + b).clamp(0, 1)
+            if rng.random() < 0.3:
+                x = (x + torch.randn_like(x) * rng.uniform(0.0, 0.03)).clamp(0, 1)
+        xs.append(x)
+        ls.append(torch.from_numpy(lab))
+    return torch.stack(xs), ls
+
+
+# ----------------------------------------------------------------------------- loss
+
+def box_iou_cxcywh(a, b, giou=False):
+    ax1, ay1, ax2, ay2 = a[..., 0] - a[..., 2] / 2, a[..., 1] - a[..., 3] / 2, a[..., 0] + a[..., 2] / 2, a[..., 1] + a[..., 3] / 2
+    bx1, by1, bx2, by2 = b[..., 0] - b[..., 2] / 2, b[..., 1] - b[..., 3] / 2, b[..., 0] + b[..., 2] / 2, b[..., 1] + b[..., 3] / 2
+    iw = (torch.min(ax2, bx2) - torch.max(ax1, bx1)).clamp(min=0)
+    ih = (torch.min(ay2, by2) - torch.max(ay1, by1)).clamp(min=0)
+    inter = iw * ih
+    union = a[..., 2] * a[..., 3] + b[..., 2] * b[..., 3] - inter + 1e-7
+    iou = inter / union
+    if not giou:
+        return iou
+    cw = torch.max(ax2, bx2) - torch.min(ax1, bx1)
+    ch = torch.max(ay2, by2) - torch.min(ay1, by1)
+    c = cw * ch + 1e-7
+    return iou - (c - union) / c
+
+
+def level_ok(size, stride):
+    if stride == 8:
+        return size <= 64
+    if stride == 16:
+        return (size >= 32) & (size <= 256)
+    return size >= 128
+
+
+def assign(model, gts, radius=1.0):
+    """Centre sampling per level. Returns (pos_mask [A], gt index [A])."""
+    anc = model.anchors[0].T  # A,2
+    st = model.strides[0, 0]  # A
+    A = anc.shape[0]
+    if len(gts) == 0:
+        return torch.zeros(A, dtype=torch.bool), torch.zeros(A, dtype=torch.long)
+    c = gts[:, 1:3]  # M,2
+    size = gts[:, 3:5].max(1).values  # M
+    d = (anc[None] - c[:, None]).abs() / st[None, :, None]  # M,A,2
+    inside = (d < radius).all(2)
+    lv = torch.zeros_like(inside)
+    for s in STRIDES:
+        lv |= level_ok(size, s)[:, None] & (st[None] == s)
+    cand = inside & lv
+    # Guarantee at least the nearest anchor on a valid level.
+    dist = d.pow(2).sum(2)
+    far = dist.masked_fill(~lv, 1e9)
+    nearest = far.argmin(1)
+    cand[torch.arange(len(gts)), nearest] = True
+    dist = dist.masked_fill(~cand, 1e9)
+    best = dist.argmin(0)
+    pos = cand.any(0)
+    return pos, best
+
+
+def compute_loss(model, raw, labels):
+    pred = model.decode(raw)  # B, 4+nc, A
+    B = raw.shape[0]
+    cls_t = torch.zeros_like(raw[:, 4:])
+    lbox, lcen, npos = raw.new_zeros(()), raw.new_zeros(()), 0
+    for b in range(B):
+        g = labels[b]
+        pos, gi = assign(model, g)
+        if pos.any():
+            gt = g[gi[pos]]
+            cls_t[b, gt[:, 0].long(), pos.nonzero()[:, 0]] = 1.0
+            pb = pred[b, :4, pos].T
+            tb = gt[:, 1:5]
+            st = model.strides[0, 0, pos]
+            lbox = lbox + (1 - box_iou_cxcywh(pb, tb, giou=True)).sum()
+            lcen = lcen + F.smooth_l1_loss((pb[:, :2] - tb[:, :2]) / st[:, None], torch.zeros_like(tb[:, :2]),
+                                           reduction="sum", beta=0.1)
+            npos += int(pos.sum())
+    npos = max(npos, 1)
+    lcls = F.binary_cross_entropy_with_logits(raw[:, 4:], cls_t, reduction="sum") / npos
+    return lcls + 2.0 * lbox / npos + 2.0 * lcen / npos, (lcls.item(), (lbox / npos).item(), (lcen / npos).item())
+
+
+# ----------------------------------------------------------------------------- train
+
+class EMA:
+    def __init__(self, model, decay=0.999, tau=500):
+        import copy
+        self.m = copy.deepcopy(model).eval()
+        self.decay, self.tau, self.n = decay, tau, 0
+        for p in self.m.parameters():
+            p.requires_grad_(False)
+
+    def update(self, model):
+        self.n += 1
+        d = self.decay * (1 - math.exp(-self.n / self.tau))
+        with torch.no_grad():
+            msd = model.state_dict()
+            for k, v in self.m.state_dict().items():
+                if v.dtype.is_floating_point:
+                    v.mul_(d).add_(msd[k].detach(), alpha=1 - d)
+                else:
+                    v.copy_(msd[k])
+
+
+def train(args):
+    torch.set_num_threads(args.threads)
+    seed_all(args.seed)
+    rng = random.Random(args.seed)
+    images, labels = [], []
+    for d in args.data:
+        im, lb = load_split(d, "train")
+        images += im
+        labels += lb
+        im, lb = load_split(d, "val")
+        images += im
+        labels += lb
+    print(f"{len(images)} training images", flush=True)
+    model = Detector(args.nc)
+    ema = EMA(model)
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    steps_per_epoch = len(images) // args.batch
+    total = steps_per_epoch * args.epochs
+    warm = min(200, total // 10)
+    step = 0
+    t0 = time.time()
+    for ep in range(args.epochs):
+        order = list(range(len(images)))
+        rng.shuffle(order)
+        model.train()
+        for it in range(steps_per_epoch):
+            lr = args.lr * (step / warm if step < warm else 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, total - warm))) * 0.95 + 0.05)
+            for g in opt.param_groups:
+                g["lr"] = lr
+            x, ls = make_batch(images, labels, order[it * args.batch:(it + 1) * args.batch], rng)
+            raw = model.raw(x)
+            loss, parts = compute_loss(model, raw, ls)
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)
+            opt.step()
+            ema.update(model)
+            step += 1
+            if step % 20 == 0:
+                print(f"ep {ep} it {it}/{steps_per_epoch} loss {loss.item():.3f} cls {parts[0]:.3f} "
+                      f"box {parts[1]:.3f} cen {parts[2]:.3f} lr {lr:.5f} {time.time() - t0:.0f}s", flush=True)
+        torch.save({"model": ema.m.state_dict(), "nc": args.nc, "epoch": ep + 1, "args": vars(args)}, args.out)
+        print(f"saved {args.out} after epoch {ep + 1} ({time.time() - t0:.0f}s)", flush=True)
+
+
+# ----------------------------------------------------------------------------- export
+
+def export(args):
+    ck = torch.load(args.weights, map_location="cpu")
+    model = Detector(ck["nc"])
+    model.load_state_dict(ck["model"])
+    model.eval()
+    x = torch.zeros(1, 3, INPUT, INPUT)
+    torch.onnx.export(model, x, args.out, opset_version=17, do_constant_folding=True,
+                      input_names=["images"], output_names=["output0"], dynamo=False)
+    import onnx
+    m = onnx.load(args.out)
+    onnx.checker.check_model(m)
+    ops = sorted({n.op_type for n in m.graph.node})
+    print("ops:", ops, "nodes:", len(m.graph.node))
+
+
+# ----------------------------------------------------------------------------- eval
+
+def nms(boxes, scores, iou=0.5):
+    """boxes cxcywh tensor [n,4]; greedy NMS."""
+    order = scores.argsort(descending=True)
+    keep = []
+    while len(order):
+        i = order[0]
+        keep.append(int(i))
+        if len(order) == 1:
+            break
+        ious = box_iou_cxcywh(boxes[i][None], boxes[order[1:]])
+        order = order[1:][ious < iou]
+    return keep
+
+
+def postprocess(out, conf=0.35, iou=0.5):
+    """out: [4+nc, A] numpy -> list of (cls, score, cx, cy, w, h)."""
+    out = torch.from_numpy(out)
+    sc, cl = out[4:].max(0)
+    m = sc >= conf
+    boxes, sc, cl = out[:4, m].T, sc[m], cl[m]
+    dets = []
+    for c in cl.unique():
+        k = cl == c
+        b, s = boxes[k], sc[k]
+        for i in nms(b, s, iou):
+            dets.append((int(c), float(s[i]), *[float(v) for v in b[i]]))
+    return dets
+
+
+def evaluate(args):
+    import onnxruntime as ort
+    from PIL import Image
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = args.threads
+    sess = ort.InferenceSession(args.weights, so, providers=["CPUExecutionProvider"])
+    files = sorted(glob.glob(os.path.join(args.data, "images", "*", "*.png")))
+    if args.limit:
+        files = files[:args.limit]
+    tp = fp = fn = 0
+    errs = []
+    face_found = face_total = 0
+    for f in files:
+        img = Image.open(f).convert("RGB")
+        w, h = img.size
+        split = os.path.basename(os.path.dirname(f))
+        lf = os.path.join(args.data, "labels", split, os.path.basename(f)[:-4] + ".txt")
+        lab = np.loadtxt(lf, ndmin=2).astype(np.float32) if os.path.getsize(lf) else np.zeros((0, 5), np.float32)
+        lab[:, [1, 3]] *= w
+        lab[:, [2, 4]] *= h
+        if args.mode == "stretch":
+            x = np.asarray(img.resize((INPUT, INPUT), Image.BILINEAR), np.float32) / 255
+            lab[:, [1, 3]] *= INPUT / w
+            lab[:, [2, 4]] *= INPUT / h
+        else:
+            gain, nw, nh, left, top = letterbox_geometry(w, h)
+            canvas = np.full((INPUT, INPUT, 3), 114, np.uint8)
+            canvas[top:top + nh, left:left + nw] = np.asarray(img.resize((nw, nh), Image.BILINEAR))
+            x = canvas.astype(np.float32) / 255
+            lab[:, 1:5] *= gain
+            lab[:, 1] += left
+            lab[:, 2] += top
+        out = sess.run(None, {"images": x.transpose(2, 0, 1)[None].copy()})[0][0]
+        dets = postprocess(out, args.conf, args.iou)
+        # class 0: points matched greedily by distance (within half the box size, at least 4 px)
+        gts = lab[lab[:, 0] == 0]
+        pr = [d for d in dets if d[0] == 0]
+        used = set()
+        pairs = []
+        for gi, g in enumerate(gts):
+            for pi, p in enumerate(pr):
+                dd = math.hypot(p[2] - g[1], p[3] - g[2])
+                if dd <= max(4.0, 0.5 * max(g[3], g[4])):
+                    pairs.append((dd, gi, pi))
+        pairs.sort()
+        mg, mp = set(), set()
+        for dd, gi, pi in pairs:
+            if gi in mg or pi in mp:
+                continue
+            mg.add(gi)
+            mp.add(pi)
+            errs.append(dd)
+        tp += len(mg)
+        fn += len(gts) - len(mg)
+        fp += len(pr) - len(mp)
+        if args.nc > 1:
+            faces = lab[lab[:, 0] == 1]
+            for fc in faces:
+                face_total += 1
+                cand = [d for d in dets if d[0] == 1]
+                if cand:
+                    ious = box_iou_cxcywh(torch.tensor([d[2:6] for d in cand]), torch.tensor(fc[1:5])[None])
+                    if ious.max() >= 0.5:
+                        face_found += 1
+    rec = tp / max(1, tp + fn)
+    prec = tp / max(1, tp + fp)
+    res = {"model": os.path.basename(args.weights), "data": args.data, "images": len(files), "mode": args.mode,
+           "conf": args.conf, "nms_iou": args.iou, "class0_gt": tp + fn, "tp": tp, "fp": fp, "fn": fn,
+           "recall": round(rec, 4), "precision": round(prec, 4),
+           "median_center_error_px": round(float(np.median(errs)), 3) if errs else None,
+           "p90_center_error_px": round(float(np.percentile(errs, 90)), 3) if errs else None}
+    if args.nc > 1:
+        res.update({"faces": face_total, "faces_found_iou50": face_found})
+    print(json.dumps(res))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("train")
+    t.add_argument("--data", action="append", required=True)
+    t.add_argument("--nc", type=int, required=True)
+    t.add_argument("--epochs", type=int, default=10)
+    t.add_argument("--batch", type=int, default=16)
+    t.add_argument("--lr", type=float, default=2e-3)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--threads", type=int, default=2)
+    t.add_argument("--out", required=True)
+    e = sub.add_parser("export")
+    e.add_argument("--weights", required=True)
+    e.add_argument("--out", required=True)
+    v = sub.add_parser("eval")
+    v.add_argument("--weights", required=True)
+    v.add_argument("--data", required=True)
+    v.add_argument("--nc", type=int, required=True)
+    v.add_argument("--mode", default="letterbox", choices=["letterbox", "stretch"])
+    v.add_argument("--conf", type=float, default=0.35)
+    v.add_argument("--iou", type=float, default=0.5)
+    v.add_argument("--limit", type=int, default=0)
+    v.add_argument("--threads", type=int, default=2)
+    a = ap.parse_args()
+    {"train": train, "export": export, "eval": evaluate}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()
