@@ -75,31 +75,32 @@ class Pool(nn.Module):
 
 
 class Detector(nn.Module):
-    def __init__(self, nc, input_size=INPUT, w=(16, 24, 48, 80, 128)):
+    def __init__(self, nc, input_size=INPUT, w=(8, 24, 32, 64, 96)):
         super().__init__()
         self.nc = nc
         c0, c1, c2, c3, c4 = w
         self.stem = nn.Sequential(CBS(3, c0, 3, 2), CBS(c0, c1, 3, 2))            # /4
-        self.s3 = nn.Sequential(CBS(c1, c2, 3, 2), Res(c2), Res(c2))              # /8
-        self.s4 = nn.Sequential(CBS(c2, c3, 3, 2), Res(c3), Res(c3))              # /16
+        self.s3 = nn.Sequential(CBS(c1, c2, 3, 2), Res(c2))                       # /8
+        self.s4 = nn.Sequential(CBS(c2, c3, 3, 2), Res(c3))                       # /16
         self.s5 = nn.Sequential(CBS(c3, c4, 3, 2), Res(c4), Pool(c4))             # /32
         self.lat5 = CBS(c4, c3, 1)
         self.up = nn.Upsample(scale_factor=2, mode="nearest")
         self.td4 = nn.Sequential(CBS(c3 * 2, c3, 1), CBS(c3, c3, 3))
         self.lat4 = CBS(c3, c2, 1)
-        self.td3 = nn.Sequential(CBS(c2 * 2, c2, 1), CBS(c2, c2, 3), CBS(c2, c2, 3))
+        self.td3 = nn.Sequential(CBS(c2 * 2, c2, 1), CBS(c2, c2, 3))
         self.dn3 = CBS(c2, c2, 3, 2)
         self.bu4 = nn.Sequential(CBS(c2 + c2, c3, 1), CBS(c3, c3, 3))
         self.dn4 = CBS(c3, c3, 3, 2)
         self.bu5 = nn.Sequential(CBS(c3 + c3, c4, 1), CBS(c4, c4, 3))
         no = 4 + nc
-        self.heads = nn.ModuleList(
-            nn.Sequential(CBS(c, c, 3), nn.Conv2d(c, no, 1)) for c in (c2, c3, c4))
-        for h in self.heads:
-            conv = h[-1]
+        self.heads = nn.ModuleList(nn.Conv2d(c, no, 1) for c in (c2, c3, c4))
+        for conv in self.heads:
             nn.init.zeros_(conv.bias)
             nn.init.normal_(conv.weight, std=0.01)
             conv.bias.data[4:] = -math.log(99.0)  # prior 0.01
+        self.set_grid(input_size)
+
+    def set_grid(self, input_size):
         anchors, strides = [], []
         for s in STRIDES:
             n = input_size // s

@@ -9,6 +9,10 @@ struct NodeContext {
   /// Checks that a tensor of `shape` fits in Int and under the memory limit.
   func checkSize(_ shape: [Int]) throws {
     let n = try SizeMath.count(shape, what: "Node \(node.label) (\(node.opType)) output")
+    // A zero dimension hides the others from the product; bound each one too.
+    for d in shape where d > limit / 4 {
+      throw InferenceError.limit("Node \(node.label) (\(node.opType)) output has dimension \(d); expected at most \(limit / 4) (the memory limit).")
+    }
     try SizeMath.checkBytes(n, width: 8, limit: limit, what: "Node \(node.label) (\(node.opType)) output")
   }
 
@@ -110,7 +114,7 @@ struct NodeContext {
   /// Normalises `axis` against `rank` (negative counts from the end).
   func axis(_ axis: Int64, rank: Int, attr: String = "axis") throws -> Int {
     let a = axis < 0 ? axis + Int64(rank) : axis
-    guard a >= 0, a < Int64(max(rank, 1)) else {
+    guard a >= 0, a < Int64(rank) else {
       throw attributeError(attr, "a value in \(-rank)...\(rank - 1), got \(axis)")
     }
     return Int(a)

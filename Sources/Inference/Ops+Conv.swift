@@ -137,6 +137,9 @@ extension Operators {
     var out = batch + [M, N]
     if a.shape.count == 1 { out.remove(at: out.count - 2) }
     if b.shape.count == 1 { out.removeLast() }
+    try ctx.checkSize(out)
+    try ctx.checkSize(batch + [M, K])
+    try ctx.checkSize(batch + [K, N])
     let nb = batch.reduce(1, *)
     let rows = Move.Rows(
       shape: batch + [1],
@@ -173,6 +176,7 @@ extension Operators {
     let (K2, N) = tb ? (b.shape[1], b.shape[0]) : (b.shape[0], b.shape[1])
     guard K == K2 else { throw ctx.error("multiplies \(a.shape) by \(b.shape) (transA \(ta), transB \(tb)); expected inner dimensions to match") }
     let out = [M, N]
+    try ctx.checkSize(out)
     var cRows: Move.Rows?
     if let cOp = cIn {
       _ = try Shapes.broadcast([cOp.shape, out], ctx)

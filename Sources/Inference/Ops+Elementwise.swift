@@ -36,6 +36,7 @@ extension Operators {
       throw ctx.attributeError("axis", "no legacy (opset < 7) axis broadcast")
     }
     let out = try Shapes.broadcast([a.shape, b.shape], ctx)
+    try ctx.checkSize(out)
     let outType: DType = op == .equal ? .bool : a.dtype
     if let av = a.constant, let bv = b.constant, a.dtype != .float || b.dtype != .float {
       return .fold([try foldBinary(ctx, op, av, bv, out, outType)])
@@ -128,6 +129,7 @@ extension Operators {
   static func where_(_ ctx: NodeContext) throws -> Lowering {
     let c = try ctx.input(0), x = try ctx.input(1), y = try ctx.input(2)
     let out = try Shapes.broadcast([c.shape, x.shape, y.shape], ctx)
+    try ctx.checkSize(out)
     if let cv = c.constant, let xv = x.constant, let yv = y.constant, x.dtype != .float {
       let ix = broadcastIndex([c.shape, x.shape, y.shape], out)
       let cc = cv.asInts, xx = xv.asInts, yy = yv.asInts

@@ -42,6 +42,7 @@ extension Operators {
       axes = Array(0..<rank)
     }
     let reduced = Set(axes)
+    try ctx.checkSize(x.shape)
     let outShape = (0..<rank).compactMap { reduced.contains($0) ? (keep ? 1 : nil) : x.shape[$0] }
     let strides = Shapes.strides(x.shape)
     let keptDims = (0..<rank).filter { !reduced.contains($0) }

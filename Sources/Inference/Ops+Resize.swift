@@ -42,7 +42,7 @@ extension Operators {
     } else {
       throw ctx.error("has neither scales nor sizes; expected one of them")
     }
-    _ = try SizeMath.count(out, what: "Node \(ctx.node.label) (Resize) output")
+    try ctx.checkSize(out)
 
     func source(_ o: Int, axis d: Int) throws -> Double {
       let s = scales[d], inLen = Double(x.shape[d])

@@ -219,6 +219,7 @@ extension Operators {
   static func stridedView(
     _ ctx: NodeContext, _ x: Operand, shape: [Int], strides: [Int], offset: Int
   ) throws -> Lowering {
+    try ctx.checkSize(shape)
     let rows = Move.Rows(shape: shape, strides: [strides], offsets: [offset])
     return try movement(ctx, inputs: [0], shapes: [shape], dtype: x.dtype, parallel: rows.rows) {
       outs, srcs, w, lo, hi in
@@ -234,9 +235,10 @@ extension Operators {
       guard let s = try ctx.ints("starts"), let e = try ctx.ints("ends") else {
         throw ctx.attributeError("starts", "starts and ends lists")
       }
-      starts = s.map { Int(clamping: $0) }
-      ends = e.map { Int(clamping: $0) }
-      axes = try ctx.ints("axes")?.map { Int(clamping: $0) }
+      // Halved range: start + dim and similar sums cannot overflow.
+      starts = s.map { Int(clamping: max(min($0, Int64(Int.max / 2)), Int64(Int.min / 2))) }
+      ends = e.map { Int(clamping: max(min($0, Int64(Int.max / 2)), Int64(Int.min / 2))) }
+      axes = try ctx.ints("axes")?.map { Int(clamping: max(min($0, Int64(Int32.max)), Int64(Int32.min))) }
     } else {
       starts = try ctx.ints(of: try ctx.constant(1, "starts"), "starts")
       ends = try ctx.ints(of: try ctx.constant(2, "ends"), "ends")

@@ -44,6 +44,7 @@ struct TestGraph {
   var inputs: [(String, [Int64])] = []
   var outputs: [String] = []
   var initializers: [(String, [Int64], [Float])] = []
+  var intInitializers: [(String, [Int64], [Int64])] = []
   var opset: Int64 = 17
   var externalInitializer = false
 
@@ -85,6 +86,16 @@ struct TestGraph {
             }
             t.bytes(9, raw)
           }
+        }
+      }
+      for (name, dims, values) in intInitializers {
+        g.message(5) { t in
+          for d in dims { t.int(1, d) }
+          t.int(2, 7)
+          t.string(8, name)
+          var raw: [UInt8] = []
+          for v in values { withUnsafeBytes(of: v.littleEndian) { raw += $0 } }
+          t.bytes(9, raw)
         }
       }
       for (name, dims) in inputs { g.message(11) { valueInfo(&$0, name, dims) } }

@@ -122,6 +122,8 @@ struct ReaderTests {
 struct MutationTests {
   static func seeds() throws -> [[UInt8]] {
     var models = [TestGraph.convSiLU.serialized()]
+    models.append(try Fixtures.bytes("models/yolo11_like_dynamic.onnx"))
+    models.append(try Fixtures.bytes("models/mobilenet_like.onnx"))
     for name in ["test_Conv2d_depthwise_padded", "test_operator_chunk", "test_Linear"] {
       models.append(try Fixtures.bytes("pytorch/\(name)/model.onnx"))
     }
@@ -160,7 +162,9 @@ struct MutationTests {
   @Test func corruptedModelsNeverCrash() throws {
     let models = try Self.seeds()
     var loaded = 0, ran = 0
-    for seed in UInt64(0)..<3000 {
+    // BULLSEYE_MUTANTS raises the count for local fuzzing runs.
+    let count = UInt64(ProcessInfo.processInfo.environment["BULLSEYE_MUTANTS"] ?? "") ?? 3000
+    for seed in UInt64(0)..<count {
       var rng = SplitMix64(seed: seed)
       let base = models[Int(seed % UInt64(models.count))]
       var bytes = Self.mutate(base, &rng)
@@ -182,7 +186,7 @@ struct MutationTests {
       }
     }
     // Some mutants must survive loading, or the test exercises nothing.
-    #expect(loaded > 100, "only \(loaded) of 3000 mutants loaded")
+    #expect(loaded > 100, "only \(loaded) of \(count) mutants loaded")
     #expect(ran > 50, "only \(ran) mutants ran")
   }
 }

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Canvas
+import Core
+import Foundation
+import Inference
+
+/// `bullseye model`: inspect and run ONNX models on the CPU backend.
+struct ModelCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "model", abstract: "Inspect and run ONNX models with Bullseye's CPU backend.",
+                                                  subcommands: [ModelInspect.self, ModelRun.self])
+}
+
+/// Turns any runtime error into the one-line CLI error.
+func inferenceCall<T>(_ body: () throws -> T) throws -> T {
+  do { return try body() } catch let e as CLIError { throw e } catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
+}
+
+struct ModelInspect: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "inspect", abstract: "Inputs, outputs, op counts, parameter count, MACs.")
+  @Argument var model: String
+  @Flag var json = false
+
+  func run() throws {
+    let s = try inferenceCall { try InferenceModel.summary(contentsOf: model) }
+    if json {
+      let ports = { (p: [ModelSummary.Port]) -> JSONValue in
+        .array(p.map { .object(["name": .string($0.name), "shape": .array($0.shape.map(JSONValue.string))]) })
+      }
+      print(try JSONValue.object([
+        "inputs": ports(s.inputs), "outputs": ports(s.outputs),
+        "op_counts": .object(s.opCounts.mapValues(JSONValue.int)), "nodes": .int(s.nodeCount),
+        "parameters": .int(s.parameterCount), "macs": s.macs.map(JSONValue.int) ?? .null,
+        "opset": .int(s.opset), "producer": .string(s.producer),
+      ]).canonicalText(), terminator: "")
+    } else {
+      print("inputs: " + s.inputs.map { "\($0.name) [\($0.shape.joined(separator: ", "))]" }.joined(separator: "; "))
+      print("outputs: " + s.outputs.map { "\($0.name) [\($0.shape.joined(separator: ", "))]" }.joined(separator: "; "))
+      print("nodes: \(s.nodeCount), parameters: \(s.parameterCount), MACs: \(s.macs.map(String.init) ?? "unknown"), opset \(s.opset)")
+      for (op, n) in s.opCounts.sorted(by: { $0.key < $1.key }) { print("  \(op): \(n)") }
+    }
+  }
+}
+
+struct ModelRun: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a model on a .npy tensor or an image; write the first output as .npy.")
+  @Argument var model: String
+  @Option(help: "Input tensor (float32 .npy).") var input: String?
+  @Option(help: "Input image (PNG), preprocessed to the model's input size.") var image: String?
+  @Flag(help: "Letterbox on gray 114 (Ultralytics; the default).") var letterbox = false
+  @Flag(help: "Stretch to the input size (Vision .scaleFill).") var stretch = false
+  @Option(help: "Output tensor path (.npy).") var output: String
+  @Option(parsing: .unconditional) var threads: Int = 1
+  @Option(name: .customLong("repeat"), parsing: .unconditional) var repeat_: Int = 1
+  @Flag var json = false
+
+  func validate() throws {
+    guard (input == nil) != (image == nil) else { throw ValidationError("give exactly one of --input IN.npy or --image PHOTO.png") }
+    guard !(letterbox && stretch) else { throw ValidationError("--letterbox and --stretch exclude each other") }
+    guard (1...64).contains(threads) else { throw ValidationError("--threads \(threads) is out of range: expected 1...64") }
+    guard (1...10_000).contains(repeat_) else { throw ValidationError("--repeat \(repeat_) is out of range: expected 1...10000") }
+  }
+
+  func run() throws {
+    try OutputPaths.checkWritable(output, flag: "--output")
+    let m = try inferenceCall { try InferenceModel(contentsOf: model) }
+    guard let inPort = m.inputs.first, let outPort = m.outputs.first else { throw CLIError(message: "model '\(model)' has no inputs or outputs") }
+    let tensor: Tensor
+    if let input {
+      tensor = try inferenceCall { try NPY.read(input) }
+    } else {
+      let photo: RGBA8Image
+      do { photo = try PNG.read(path: image!) } catch { throw CLIError(message: "--image '\(image!)': \(error)") }
+      let size = inPort.shape?.last.flatMap { d -> Int? in if case .value(let v) = d { return v } else { return nil } } ?? 640
+      tensor = try inferenceCall {
+        stretch ? try Preprocess.stretch(rgba: photo.pixels, width: photo.width, height: photo.height, to: size)
+          : try Preprocess.letterbox(rgba: photo.pixels, width: photo.width, height: photo.height, to: size).0
+      }
+    }
+    let clock = ContinuousClock()
+    var result: [String: Tensor] = try inferenceCall { try m.run([inPort.name: tensor], threads: threads) }  // warm-up
+    var samples: [Duration] = []
+    for _ in 0..<repeat_ {
+      samples.append(try clock.measure { result = try inferenceCall { try m.run([inPort.name: tensor], threads: threads) } })
+    }
+    guard let out = result[outPort.name] else { throw CLIError(message: "model produced no '\(outPort.name)'") }
+    try inferenceCall { try NPY.write(out, to: output) }
+    if json {
+      print(try JSONValue.object(["median_ms": .double(medianMS(samples)), "threads": .int(threads), "repeat": .int(repeat_),
+                                  "output_shape": .array(out.shape.map(JSONValue.int))]).canonicalText(), terminator: "")
+    } else {
+      print("\(outPort.name) \(out.shape): median \(String(format: "%.2f", medianMS(samples))) ms over \(repeat_) run(s) on \(threads) thread(s)")
+    }
+  }
+}
