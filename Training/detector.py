@@ -129,8 +129,8 @@ class Detector(nn.Module):
         s = torch.sigmoid(r)
         xy = (s[:, 0:2] * (2 * OFFSET) - OFFSET) * self.strides + self.anchors
         t = s[:, 2:4] * 2.0
-        wh = t * t * (WH_SCALE * self.strides)
-        return torch.cat([xy, wh, s[:, 4:]], 1)
+        wh = t * t * (self.strides * WH_SCALE)
+        return torch.cat([xy, wh, s[:, 4:4 + self.nc]], 1)
 
     def forward(self, x):
         return self.decode(self.raw(x))
@@ -143,9 +143,10 @@ def load_split(root, split="train"):
     from PIL import Image
     cache = os.path.join(root, f"cache_{split}.npz")
     files = sorted(glob.glob(os.path.join(root, "images", split, "*.png")))
-    if os.path.exists(cache):
-        z = np.load(cache, allow_pickle=True)
-        return list(z["images"]), list(z["labels"])
+    if os.path.exists(cache.replace(".npz", "_images.npy")):
+        ims = np.load(cache.replace(".npz", "_images.npy"), mmap_mode="r")
+        labs = np.load(cache.replace(".npz", "_labels.npy"), allow_pickle=True)
+        return [ims[i] for i in range(len(ims))], list(labs)
     images, labels = [], []
     for f in files:
         im = np.asarray(Image.open(f).convert("RGB"))
@@ -156,7 +157,11 @@ def load_split(root, split="train"):
         lab[:, [2, 4]] *= h
         images.append(im)
         labels.append(lab)
-    np.savez(cache, images=np.array(images, dtype=object), labels=np.array(labels, dtype=object))
+    if len({im.shape for im in images}) == 1:
+        lab_arr = np.empty(len(labels), dtype=object)
+        lab_arr[:] = labels
+        np.save(cache.replace(".npz", "_images.npy"), np.stack(images))
+        np.save(cache.replace(".npz", "_labels.npy"), lab_arr, allow_pickle=True)
     return images, labels
 
 
@@ -196,28 +201,67 @@ def to_input(im_t, lab, mode, rng, train):
     return out, lab
 
 
-def make_batch(images, labels, idx, rng, train=True):
-    xs, ls = [], []
-    for i in idx:
-        im = torch.from_numpy(images[i]).permute(2, 0, 1).float().div(255)
-        lab = labels[i]
-        mode = "stretch" if rng.random() < 0.5 else "letterbox"
-        x, lab = to_input(im, lab, mode, rng, train)
-        if train:
-            if rng.random() < 0.5:
-                x = x.flip(2)
-                lab[:, 1] = INPUT - lab[:, 1]
-            if rng.random() < 0.5:
-                x = x.flip(1)
-                lab[:, 2] = INPUT - lab[:, 2]
-            a = rng.uniform(0.75, 1.25)
-            b = rng.uniform(-0.08, 0.08)
-            x = (x * a + b).clamp(0, 1)
-            if rng.random() < 0.3:
-                x = (x + torch.randn_like(x) * rng.uniform(0.0, 0.03)).clamp(0, 1)
-        xs.append(x)
-        ls.append(torch.from_numpy(lab))
-    return torch.stack(xs), ls
+def make_sample(images, labels, i, rng, size):
+    """One training sample of side `size` (640: whole input; 320: a native-scale crop or the
+    whole input halved). Returns (3xSxS tensor, labels [n,5] px, class weights [nc])."""
+    im = torch.from_numpy(np.array(images[i])).permute(2, 0, 1).float().div(255)
+    mode = "stretch" if rng.random() < 0.5 else "letterbox"
+    x, lab = to_input(im, labels[i], mode, rng, True)
+    cw = np.ones(NC_MAX, np.float32)
+    if size != INPUT:
+        if rng.random() < 0.3:
+            # whole input at half scale: large objects only (small ones ignored)
+            x = F.avg_pool2d(x[None], 2)[0]
+            lab = lab.copy()
+            lab[:, 1:5] *= 0.5
+            small = lab[:, 3:5].max(1) < 48
+            for c in np.unique(lab[small, 0]).astype(int):
+                cw[c] = 0
+            lab = lab[~small]
+        else:
+            # native-scale crop, usually around an object of a small class
+            small = lab[lab[:, 3:5].max(1) < 96]
+            if len(small) and rng.random() < 0.7:
+                c = small[rng.randrange(len(small))]
+                x0 = int(np.clip(c[1] - rng.uniform(0.15, 0.85) * size, 0, INPUT - size))
+                y0 = int(np.clip(c[2] - rng.uniform(0.15, 0.85) * size, 0, INPUT - size))
+            else:
+                x0, y0 = rng.randint(0, INPUT - size), rng.randint(0, INPUT - size)
+            x = x[:, y0:y0 + size, x0:x0 + size]
+            lab = lab.copy()
+            lab[:, 1] -= x0
+            lab[:, 2] -= y0
+            x1, y1 = lab[:, 1] - lab[:, 3] / 2, lab[:, 2] - lab[:, 4] / 2
+            x2, y2 = lab[:, 1] + lab[:, 3] / 2, lab[:, 2] + lab[:, 4] / 2
+            inside = (lab[:, 1] >= 0) & (lab[:, 1] < size) & (lab[:, 2] >= 0) & (lab[:, 2] < size)
+            whole = (x1 >= -2) & (y1 >= -2) & (x2 <= size + 2) & (y2 <= size + 2)
+            big = lab[:, 3:5].max(1) >= 96
+            # a big object cut by the crop: ignore its class in this sample
+            for c in np.unique(lab[big & ~whole & (x2 > 0) & (y2 > 0) & (x1 < size) & (y1 < size), 0]).astype(int):
+                cw[c] = 0
+            keep = np.where(big, whole, inside)
+            keep &= cw[lab[:, 0].astype(int)] > 0
+            lab = lab[keep]
+    if rng.random() < 0.5:
+        x = x.flip(2)
+        lab[:, 1] = size - lab[:, 1]
+    if rng.random() < 0.5:
+        x = x.flip(1)
+        lab[:, 2] = size - lab[:, 2]
+    a = rng.uniform(0.75, 1.25)
+    b = rng.uniform(-0.08, 0.08)
+    x = (x * a + b).clamp(0, 1)
+    if rng.random() < 0.3:
+        x = (x + torch.randn_like(x) * rng.uniform(0.0, 0.03)).clamp(0, 1)
+    return x, torch.from_numpy(np.ascontiguousarray(lab)), torch.from_numpy(cw)
+
+
+NC_MAX = 8
+
+
+def make_batch(images, labels, idx, rng, size):
+    xs, ls, ws = zip(*(make_sample(images, labels, i, rng, size) for i in idx))
+    return torch.stack(xs), list(ls), torch.stack(ws)
 
 
 # ----------------------------------------------------------------------------- loss
@@ -272,7 +316,7 @@ def assign(model, gts, radius=1.0):
     return pos, best
 
 
-def compute_loss(model, raw, labels):
+def compute_loss(model, raw, labels, cw):
     pred = model.decode(raw)  # B, 4+nc, A
     B = raw.shape[0]
     cls_t = torch.zeros_like(raw[:, 4:])
@@ -291,7 +335,8 @@ def compute_loss(model, raw, labels):
                                            reduction="sum", beta=0.1)
             npos += int(pos.sum())
     npos = max(npos, 1)
-    lcls = F.binary_cross_entropy_with_logits(raw[:, 4:], cls_t, reduction="sum") / npos
+    w = cw[:, :model.nc, None].expand_as(cls_t)
+    lcls = F.binary_cross_entropy_with_logits(raw[:, 4:], cls_t, weight=w, reduction="sum") / npos
     return lcls + 2.0 * lbox / npos + 2.0 * lcen / npos, (lcls.item(), (lbox / npos).item(), (lcen / npos).item())
 
 
@@ -333,33 +378,40 @@ def train(args):
     model = Detector(args.nc)
     ema = EMA(model)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
-    steps_per_epoch = len(images) // args.batch
-    total = steps_per_epoch * args.epochs
-    warm = min(200, total // 10)
-    step = 0
+    warm = 200
     t0 = time.time()
-    for ep in range(args.epochs):
-        order = list(range(len(images)))
-        rng.shuffle(order)
-        model.train()
-        for it in range(steps_per_epoch):
-            lr = args.lr * (step / warm if step < warm else 0.5 * (1 + math.cos(math.pi * (step - warm) / max(1, total - warm))) * 0.95 + 0.05)
-            for g in opt.param_groups:
-                g["lr"] = lr
-            x, ls = make_batch(images, labels, order[it * args.batch:(it + 1) * args.batch], rng)
-            raw = model.raw(x)
-            loss, parts = compute_loss(model, raw, ls)
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)
-            opt.step()
-            ema.update(model)
-            step += 1
-            if step % 20 == 0:
-                print(f"ep {ep} it {it}/{steps_per_epoch} loss {loss.item():.3f} cls {parts[0]:.3f} "
-                      f"box {parts[1]:.3f} cen {parts[2]:.3f} lr {lr:.5f} {time.time() - t0:.0f}s", flush=True)
-        torch.save({"model": ema.m.state_dict(), "nc": args.nc, "epoch": ep + 1, "args": vars(args)}, args.out)
-        print(f"saved {args.out} after epoch {ep + 1} ({time.time() - t0:.0f}s)", flush=True)
+    model.train()
+    order, pos = [], 0
+    for step in range(1, args.steps + 1):
+        # constant learning rate after warm-up (EMA weights are saved), so a run stopped
+        # at step k equals a run with --steps k
+        lr = args.lr * min(1.0, step / warm)
+        for g in opt.param_groups:
+            g["lr"] = lr
+        size = INPUT if step % args.full_every == 0 else args.crop
+        bs = args.batch // 2 if size == INPUT else args.batch
+        if pos + bs > len(order):
+            order, pos = list(range(len(images))), 0
+            rng.shuffle(order)
+        idx = order[pos:pos + bs]
+        pos += bs
+        x, ls, cw = make_batch(images, labels, idx, rng, size)
+        model.set_grid(size)
+        raw = model.raw(x)
+        loss, parts = compute_loss(model, raw, ls, cw)
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)
+        opt.step()
+        ema.update(model)
+        if step % 10 == 0:
+            print(f"step {step} size {size} loss {loss.item():.3f} cls {parts[0]:.3f} "
+                  f"box {parts[1]:.3f} cen {parts[2]:.3f} lr {lr:.5f} {time.time() - t0:.0f}s", flush=True)
+        if step % args.save_every == 0 or step == args.steps:
+            torch.save({"model": ema.m.state_dict(), "nc": args.nc, "step": step, "args": vars(args)}, args.out)
+            torch.save({"model": ema.m.state_dict(), "nc": args.nc, "step": step, "args": vars(args)},
+                       args.out.replace(".pt", f"_{step}.pt"))
+            print(f"saved {args.out} at step {step} ({time.time() - t0:.0f}s)", flush=True)
 
 
 # ----------------------------------------------------------------------------- export
@@ -368,6 +420,7 @@ def export(args):
     ck = torch.load(args.weights, map_location="cpu")
     model = Detector(ck["nc"])
     model.load_state_dict(ck["model"])
+    model.set_grid(INPUT)
     model.eval()
     x = torch.zeros(1, 3, INPUT, INPUT)
     torch.onnx.export(model, x, args.out, opset_version=17, do_constant_folding=True,
@@ -452,7 +505,11 @@ def evaluate(args):
         for gi, g in enumerate(gts):
             for pi, p in enumerate(pr):
                 dd = math.hypot(p[2] - g[1], p[3] - g[2])
-                if dd <= max(4.0, 0.5 * max(g[3], g[4])):
+                if args.match == "iou":
+                    iou = float(box_iou_cxcywh(torch.tensor(p[2:6]), torch.tensor(g[1:5])))
+                    if iou >= 0.5:
+                        pairs.append((dd, gi, pi))
+                elif dd <= max(4.0, 0.5 * max(g[3], g[4])):
                     pairs.append((dd, gi, pi))
         pairs.sort()
         mg, mp = set(), set()
@@ -477,6 +534,7 @@ def evaluate(args):
     rec = tp / max(1, tp + fn)
     prec = tp / max(1, tp + fp)
     res = {"model": os.path.basename(args.weights), "data": args.data, "images": len(files), "mode": args.mode,
+           "match": args.match,
            "conf": args.conf, "nms_iou": args.iou, "class0_gt": tp + fn, "tp": tp, "fp": fp, "fn": fn,
            "recall": round(rec, 4), "precision": round(prec, 4),
            "median_center_error_px": round(float(np.median(errs)), 3) if errs else None,
@@ -492,8 +550,11 @@ def main():
     t = sub.add_parser("train")
     t.add_argument("--data", action="append", required=True)
     t.add_argument("--nc", type=int, required=True)
-    t.add_argument("--epochs", type=int, default=10)
-    t.add_argument("--batch", type=int, default=16)
+    t.add_argument("--steps", type=int, default=3000)
+    t.add_argument("--crop", type=int, default=320)
+    t.add_argument("--full-every", type=int, default=5)
+    t.add_argument("--save-every", type=int, default=100)
+    t.add_argument("--batch", type=int, default=8)
     t.add_argument("--lr", type=float, default=2e-3)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--threads", type=int, default=2)
@@ -509,6 +570,8 @@ def main():
     v.add_argument("--conf", type=float, default=0.35)
     v.add_argument("--iou", type=float, default=0.5)
     v.add_argument("--limit", type=int, default=0)
+    v.add_argument("--match", default="center", choices=["center", "iou"],
+                   help="class 0 match rule: centre within half the box size (>= 4 px), or IoU >= 0.5")
     v.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
     {"train": train, "export": export, "eval": evaluate}[a.cmd](a)

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Set-card attribute classifier for Bullseye (plain PyTorch, written for this repo).
+
+Input 1x3x224x224, ImageNet-normalized crop of one card (int bbox, bilinear resize,
+aspect not kept). Output (1, 12) logits: number [0:3] one/two/three, color [3:6]
+red/green/purple(= "blue"), shape [6:9] diamond/oval/squiggle, fill [9:12]
+empty/solid(full)/striped(partial).
+
+Usage:
+  python classifier.py train --data DIR --epochs E --out cls.pt
+  python classifier.py export --weights cls.pt --out model.onnx
+  python classifier.py eval --weights model.onnx --data HELDOUT
+"""
+import argparse
+import json
+import math
+import os
+import random
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+SIZE = 224
+MEAN = np.array([0.485, 0.456, 0.406], np.float32)
+STD = np.array([0.229, 0.224, 0.225], np.float32)
+HEADS = {
+    "number": ["one", "two", "three"],
+    "color": ["red", "green", "purple"],
+    "shape": ["diamond", "oval", "squiggle"],
+    "fill": ["empty", "solid", "striped"],
+}
+ALIASES = {"blue": "purple", "full": "solid", "partial": "striped"}
+
+
+def seed_all(seed):
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def cbr(c1, c2, s):
+    return nn.Sequential(nn.Conv2d(c1, c2, 3, s, 1, bias=False), nn.BatchNorm2d(c2), nn.ReLU(inplace=True))
+
+
+class CardNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            cbr(3, 16, 2),     # 112
+            cbr(16, 32, 2),    # 56
+            cbr(32, 64, 2),    # 28
+            cbr(64, 64, 1),
+            cbr(64, 128, 2),   # 14
+            cbr(128, 128, 1),
+            cbr(128, 160, 2),  # 7
+        )
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(160, 12)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(self.pool(self.features(x)), 1))
+
+
+def attr_index(a):
+    out = []
+    for k, names in HEADS.items():
+        v = ALIASES.get(a[k], a[k])
+        out.append(names.index(v))
+    return out
+
+
+def load_cards(root, splits=("train", "val")):
+    """Returns list of images (uint8 HxWx3) and list of (image idx, bbox xywh, targets[4])."""
+    from PIL import Image
+    images, items = [], []
+    for split in splits:
+        p = os.path.join(root, "annotations", f"instances_{split}.json")
+        if not os.path.exists(p):
+            continue
+        d = json.load(open(p))
+        base = {}
+        for im in d["images"]:
+            base[im["id"]] = len(images)
+            images.append(np.asarray(Image.open(os.path.join(root, "images", im["file_name"])).convert("RGB")))
+        for a in d["annotations"]:
+            items.append((base[a["image_id"]], a["bbox"], attr_index(a["attributes"])))
+    return images, items
+
+
+def crop(img, bbox, rng=None):
+    """Crop the int bbox (optionally jittered) and resize to 224 bilinear; returns float CHW normalized."""
+    from PIL import Image
+    x, y, w, h = bbox
+    if rng is not None:
+        x += rng.uniform(-0.06, 0.06) * w
+        y += rng.uniform(-0.06, 0.06) * h
+        w *= rng.uniform(0.92, 1.1)
+        h *= rng.uniform(0.92, 1.1)
+    H, W = img.shape[:2]
+    x1, y1 = max(0, int(x)), max(0, int(y))
+    x2, y2 = min(W, int(x + w)), min(H, int(y + h))
+    c = Image.fromarray(img[y1:y2, x1:x2]).resize((SIZE, SIZE), Image.BILINEAR)
+    a = np.asarray(c, np.float32) / 255
+    if rng is not None:
+        a = np.clip(a * rng.uniform(0.8, 1.2) + rng.uniform(-0.06, 0.06), 0, 1)
+    return ((a - MEAN) / STD).transpose(2, 0, 1)
+
+
+def loss_fn(logits, t):
+    return sum(F.cross_entropy(logits[:, 3 * i:3 * i + 3], t[:, i]) for i in range(4))
+
+
+def train(args):
+    torch.set_num_threads(args.threads)
+    seed_all(args.seed)
+    rng = random.Random(args.seed)
+    images, items = load_cards(args.data)
+    print(f"{len(items)} cards from {len(images)} images", flush=True)
+    model = CardNet()
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * (len(items) // args.batch)
+    step, t0 = 0, time.time()
+    for ep in range(args.epochs):
+        model.train()
+        order = list(range(len(items)))
+        rng.shuffle(order)
+        for b in range(len(items) // args.batch):
+            idx = order[b * args.batch:(b + 1) * args.batch]
+            x = torch.from_numpy(np.stack([crop(images[items[i][0]], items[i][1], rng) for i in idx]))
+            if rng.random() < 0.5:
+                x = x.flip(3)
+            t = torch.tensor([items[i][2] for i in idx])
+            lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / steps))
+            for g in opt.param_groups:
+                g["lr"] = lr
+            logits = model(x)
+            loss = loss_fn(logits, t)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            step += 1
+            if step % 20 == 0:
+                acc = [(logits[:, 3 * i:3 * i + 3].argmax(1) == t[:, i]).float().mean().item() for i in range(4)]
+                print(f"ep {ep} step {step}/{steps} loss {loss.item():.3f} acc {np.round(acc, 3)} {time.time() - t0:.0f}s", flush=True)
+        torch.save({"model": model.state_dict(), "epoch": ep + 1, "args": vars(args)}, args.out)
+        print(f"saved {args.out} epoch {ep + 1}", flush=True)
+
+
+def export(args):
+    ck = torch.load(args.weights, map_location="cpu")
+    model = CardNet()
+    model.load_state_dict(ck["model"])
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, 3, SIZE, SIZE), args.out, opset_version=17, do_constant_folding=True,
+                      input_names=["input"], output_names=["logits"], dynamo=False)
+    import onnx
+    m = onnx.load(args.out)
+    onnx.checker.check_model(m)
+    print("ops:", sorted({n.op_type for n in m.graph.node}), "nodes:", len(m.graph.node))
+
+
+def evaluate(args):
+    import onnxruntime as ort
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = args.threads
+    sess = ort.InferenceSession(args.weights, so, providers=["CPUExecutionProvider"])
+    name = sess.get_inputs()[0].name
+    images, items = load_cards(args.data)
+    correct = np.zeros(4)
+    allc = 0
+    for i0 in range(0, len(items), 32):
+        chunk = items[i0:i0 + 32]
+        for it in chunk:
+            x = crop(images[it[0]], it[1])[None]
+            y = sess.run(None, {name: x})[0][0]
+            pred = [int(np.argmax(y[3 * i:3 * i + 3])) for i in range(4)]
+            ok = np.array(pred) == np.array(it[2])
+            correct += ok
+            allc += ok.all()
+    n = len(items)
+    res = {"model": os.path.basename(args.weights), "data": args.data, "cards": n,
+           **{f"acc_{k}": round(float(correct[i] / n), 4) for i, k in enumerate(HEADS)},
+           "acc_all_four": round(allc / n, 4)}
+    print(json.dumps(res))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    t = sub.add_parser("train")
+    t.add_argument("--data", required=True)
+    t.add_argument("--epochs", type=int, default=4)
+    t.add_argument("--batch", type=int, default=32)
+    t.add_argument("--lr", type=float, default=3e-3)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--threads", type=int, default=2)
+    t.add_argument("--out", required=True)
+    e = sub.add_parser("export")
+    e.add_argument("--weights", required=True)
+    e.add_argument("--out", required=True)
+    v = sub.add_parser("eval")
+    v.add_argument("--weights", required=True)
+    v.add_argument("--data", required=True)
+    v.add_argument("--threads", type=int, default=2)
+    a = ap.parse_args()
+    {"train": train, "export": export, "eval": evaluate}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()
