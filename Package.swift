@@ -30,19 +30,16 @@ let package = Package(
     .target(name: "Canvas", dependencies: ["CCairo", "CPNG"]),
     // Pure Swift stages.
     .target(name: "Core"),
+    .target(name: "StrictYAML", dependencies: ["Core", .product(name: "Yams", package: "Yams")]),
     .target(name: "Scoring"),
     .target(
       name: "Synth",
-      dependencies: ["Core", "Scoring", "Canvas", .product(name: "Yams", package: "Yams")]),
+      dependencies: ["Core", "Scoring", "Canvas", "StrictYAML"]),
     .target(name: "CKernels"),
     .target(name: "Inference", dependencies: ["CKernels"]),
     .target(name: "Detection", dependencies: ["Core", "Canvas", "Scoring"]),
-    .target(
-      name: "SetCards",
-      dependencies: ["Core", "Canvas", .product(name: "Yams", package: "Yams")]),
-    .target(
-      name: "Obstacles",
-      dependencies: ["Core", "Canvas", .product(name: "Yams", package: "Yams")]),
+    .target(name: "SetCards", dependencies: ["Core", "Canvas", "StrictYAML"]),
+    .target(name: "Obstacles", dependencies: ["Core", "Canvas", "StrictYAML"]),
     .target(name: "Adjustment", dependencies: ["Core", "Scoring"]),
     .target(
       name: "Persistence",

@@ -1,4 +1,4 @@
-import Yams
+import StrictYAML
 
 /// Stand-in model sources built from a truth file, so `run` can be exercised on
 /// synthesized photos before the detector and classifier exist: every truth box
@@ -26,8 +26,8 @@ public struct TruthOracle: Sendable {
     struct Entry: Decodable { let box: [Double]; let number, color, shape, fill: String }
     struct File: Decodable { let cards: [Entry] }
     let file: File
-    do { file = try YAMLDecoder().decode(File.self, from: text) } catch {
-      throw .file(location: path, message: "not a Set truth file: \(error)")
+    do { file = try StrictYAML.decode(File.self, text, path: path) } catch {
+      throw .file(location: error.location, message: "not a Set truth file: \(error.message)")
     }
     var truths: [CardTruth] = []
     for (i, e) in file.cards.enumerated() {

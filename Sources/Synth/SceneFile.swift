@@ -1,5 +1,5 @@
 import Core
-import Yams
+import StrictYAML
 
 /// Reads scene files (YAML) strictly: unknown keys and wrong types are errors
 /// that name the file, line and column.
@@ -13,55 +13,8 @@ public enum SceneFile {
   /// wider document type (e.g. a pipeline scenario) adds to the scene keys.
   public static func decode<T: Decodable>(_ type: T.Type, _ text: String, path: String,
                                           extraKeys: Set<String> = []) throws(SynthError) -> T {
-    do {
-      return try YAMLDecoder().decode(T.self, from: text, userInfo: [.extraTopLevelKeys: extraKeys])
-    } catch let e as DecodingError {
-      let (codingPath, message) = describe(e)
-      let mark = locate(codingPath, in: text)
-      throw .file(location: "\(path):\(mark.line):\(mark.column)", message: message)
-    } catch let e as YamlError {
-      throw .file(location: path, message: "\(e)".split(separator: "\n").first.map(String.init) ?? "invalid YAML")
-    } catch {
-      throw .file(location: path, message: "\(error)")
+    do { return try StrictYAML.decode(T.self, text, path: path, extraKeys: extraKeys) } catch {
+      throw .file(location: error.location, message: error.message)
     }
-  }
-
-  static func describe(_ e: DecodingError) -> ([CodingKey], String) {
-    switch e {
-    case .typeMismatch(let t, let c):
-      return (c.codingPath, "'\(dotted(c.codingPath))' has the wrong type: expected \(t)")
-    case .valueNotFound(let t, let c):
-      return (c.codingPath, "'\(dotted(c.codingPath))' is empty: expected \(t)")
-    case .keyNotFound(let k, let c):
-      return (c.codingPath, "missing key '\(dotted(c.codingPath + [k]))'")
-    case .dataCorrupted(let c):
-      return (c.codingPath, c.debugDescription)
-    @unknown default:
-      return ([], "\(e)")
-    }
-  }
-
-  static func dotted(_ path: [CodingKey]) -> String {
-    path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-  }
-
-  /// Walks the YAML node tree along a coding path to the deepest node found,
-  /// for its line and column (1-based).
-  static func locate(_ path: [CodingKey], in text: String) -> (line: Int, column: Int) {
-    guard var node = try? Yams.compose(yaml: text) else { return (1, 1) }
-    var mark = node.mark
-    for key in path {
-      if let i = key.intValue, let seq = node.sequence, i < seq.count {
-        node = seq[i]
-      } else if let map = node.mapping, let pair = map.first(where: { $0.key.string == key.stringValue }) {
-        mark = pair.key.mark ?? mark
-        node = pair.value
-        continue
-      } else {
-        break
-      }
-      mark = node.mark ?? mark
-    }
-    return (mark?.line ?? 1, mark?.column ?? 1)
   }
 }
