@@ -2,6 +2,7 @@ import ArgumentParser
 import Canvas
 import Core
 import Foundation
+import Pipeline
 import Synth
 
 /// `bullseye synth`: render a target photo and its ground truth.
@@ -40,7 +41,8 @@ struct SynthCommand: ParsableCommand {
       guard let text = try? String(contentsOfFile: scenario, encoding: .utf8) else {
         throw CLIError(message: "--scenario '\(scenario)' cannot be read: expected a readable YAML file")
       }
-      do { spec = try SceneFile.decode(text, path: scenario) } catch { throw CLIError(error) }
+      // Corpus files carry pipeline keys too; the scene is the part synth needs.
+      do { spec = try ArcheryScenario.decode(text, path: scenario).scene } catch { throw CLIError(error) }
     } else {
       guard let s = ImageSize(parsing: size) else {
         throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT: expected e.g. 1280x960")

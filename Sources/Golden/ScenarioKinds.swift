@@ -19,7 +19,7 @@ let scenarioKinds: [any ScenarioKind] = [ArcheryKind(), SetCardsKind(), Obstacle
 struct ArcheryKind: ScenarioKind {
   let name = "archery"
   func run(text: String, file: String, id: String, root: String, work: String) throws -> KindOutput {
-    var s = try SceneFile.decode(ArcheryScenario.self, text, path: file, extraKeys: ArcheryScenario.keys.union(ScenarioHeader.keys))
+    var s = try ArcheryScenario.decode(text, path: file)
     if let m = s.detector.model { s.detector.model = try PathGuard.resolve(m, from: file, root: root) }
     let out = try ScenarioRunner.run(s, id: id, workDir: work)
     var runs: [String: JSONValue] = [:]

@@ -40,6 +40,18 @@ public final class RoundStore: Sendable {
     }
   }
 
+  /// The round `id` if it exists; otherwise creates it under that id (so a
+  /// fresh database can be addressed as round 1).
+  public func ensureRound(id: Int64, name: String, face: String, arrowsPerEnd: Int, ends: Int, createdAt: String) throws(PersistenceError) -> Int64 {
+    try write { db in
+      if try Int64.fetchOne(db, sql: "SELECT id FROM rounds WHERE id = ?", arguments: [id]) == nil {
+        try db.execute(sql: "INSERT INTO rounds (id, name, face, arrows_per_end, end_count, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: [id, name, face, arrowsPerEnd, ends, createdAt])
+      }
+      return id
+    }
+  }
+
   /// Saves one arrow as one transaction: get or create the end, update or
   /// insert the arrow (by `upsert`), then recompute the end's total and X count.
   public func saveArrowScore(round: Int64, end: Int, arrow: Int, score: Int, isX: Bool, x: Double?, y: Double?) throws(PersistenceError) {

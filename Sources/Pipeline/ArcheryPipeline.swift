@@ -91,8 +91,9 @@ public enum ArcheryPipeline {
     if let p = r.persist, let confirmed = adj.confirmed {
       do {
         let store = try RoundStore(path: p.path, upsert: p.upsert)
-        let round = try p.round ?? store.createRound(name: "bullseye", face: r.face.id, arrowsPerEnd: r.expectedArrows,
-                                                     ends: max(p.end, 1), createdAt: r.timestamp)
+        let round = try p.round.map {
+          try store.ensureRound(id: $0, name: "bullseye", face: r.face.id, arrowsPerEnd: r.expectedArrows, ends: max(p.end, 1), createdAt: r.timestamp)
+        } ?? store.createRound(name: "bullseye", face: r.face.id, arrowsPerEnd: r.expectedArrows, ends: max(p.end, 1), createdAt: r.timestamp)
         for (i, a) in confirmed.enumerated() where i < (p.limit ?? Int.max) {
           let keep = p.coordinates == .keepCoordinates
           try store.saveArrowScore(round: round, end: p.end, arrow: i + 1, score: a.score, isX: a.isX,

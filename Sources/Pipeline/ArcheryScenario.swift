@@ -22,8 +22,9 @@ public struct ArcheryScenario: Sendable, Decodable {
   public var expect: Expectations?
   public var clock: String
 
-  /// Keys this type reads at the top level, on top of the scene's.
-  public static let keys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue))
+  /// Keys this type reads at the top level, on top of the scene's (plus the
+  /// golden keys `tolerances` and `image_tolerance`, read by the verifier).
+  public static let keys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue)).union(["tolerances", "image_tolerance"])
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case profile, rule, precision, spots, detector, gestures, persist, expect, clock

@@ -57,3 +57,49 @@ struct ContractTests {
     #expect(arrows.count == 1 && arrows[0]["score"] as? Int == 9)
   }
 }
+
+/// Issue 5's contract: `run` on a photo with injected detections into a fresh
+/// database as round 1, then `resume`.
+struct RunResumeContractTests {
+  @Test func runThenResume() throws {
+    let dir = try CLIRunner.scratch("runresume")
+    #expect(try CLIRunner.run(["synth", "--seed", "3", "--arrows", "3", "--size", "640x480",
+                               "--out", dir + "/p.png", "--truth", dir + "/p.json"]).status == 0)
+    let truth = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/p.json"))) as? [String: Any])
+    let arrows = try #require(truth["arrows"] as? [[String: Any]])
+    // iOS stretches 640x480 to 640x640: y scales by 4/3. Boxes in model-input pixels.
+    var yaml = ""
+    for a in arrows {
+      let x = a["pixel_x"] as! Double, y = a["pixel_y"] as! Double
+      yaml += "- {cx: \(x), cy: \(y * 4 / 3), w: 12, h: 16, confidence: 0.9}\n"
+    }
+    let box = (truth["target"] as! [String: Any])["box"] as! [Double]
+    yaml += "- {cx: \((box[0] + box[2]) / 2), cy: \((box[1] + box[3]) / 2 * 4 / 3), w: \(box[2] - box[0]), h: \((box[3] - box[1]) * 4 / 3), confidence: 0.95, class: 1}\n"
+    try yaml.write(toFile: dir + "/d.yaml", atomically: true, encoding: .utf8)
+    let run = try CLIRunner.run(["run", "--image", dir + "/p.png", "--profile", "ios", "--face", "10_zone", "--rule", "inclusive",
+                                 "--detections", dir + "/d.yaml", "--expected-arrows", "3", "--db", dir + "/r.sqlite",
+                                 "--round", "1", "--end", "1", "--out", dir + "/result.json"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let result = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/result.json"))) as? [String: Any])
+    let target = try #require(result["target"] as? [String: Any])
+    for k in ["center_x", "center_y", "radius_x", "radius_y"] { #expect(target[k] is Double, "\(k)") }
+    let detections = try #require(result["detections"] as? [[String: Any]])
+    #expect(detections.count == 3)
+    for d in detections {
+      for k in ["pixel_x", "pixel_y", "normalized_x", "normalized_y", "distance", "confidence", "score", "is_x"] { #expect(d[k] != nil, "\(k)") }
+    }
+    let confirmed = try #require(result["confirmed"] as? [[String: Any]])
+    for c in confirmed {
+      for k in ["normalized_x", "normalized_y", "score", "is_x", "was_adjusted"] { #expect(c[k] != nil, "\(k)") }
+    }
+    // Detected scores agree with the truth (inclusive rule).
+    #expect(detections.map { $0["score"] as! Int }.sorted() == arrows.map { $0["score"] as! Int }.sorted())
+    let resume = try CLIRunner.run(["resume", "--db", dir + "/r.sqlite", "--round", "1", "--json"])
+    #expect(resume.status == 0)
+    let state = try #require(JSONSerialization.jsonObject(with: Data(resume.stdout.utf8)) as? [String: Any])
+    #expect(state["current_end"] as? Int == 1 && state["current_arrow_number"] as? Int == 4)
+    let restored = try #require(state["arrows"] as? [[String: Any]])
+    #expect(restored.count == 3 && restored.allSatisfy { $0["score"] != nil && $0["is_x"] != nil && $0["x"] != nil && $0["y"] != nil })
+    #expect(state["rescore_changes"] is [Any])
+  }
+}
