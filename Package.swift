@@ -38,7 +38,7 @@ let package = Package(
     .target(name: "CKernels"),
     .target(name: "Inference", dependencies: ["CKernels"]),
     .target(name: "Detection", dependencies: ["Core", "Canvas", "Scoring"]),
-    .target(name: "SetCards", dependencies: ["Core", "Canvas", "StrictYAML"]),
+    .target(name: "SetCards", dependencies: ["Core", "Canvas", "StrictYAML", "Inference"]),
     .target(name: "Obstacles", dependencies: ["Core", "Canvas", "StrictYAML"]),
     .target(name: "Adjustment", dependencies: ["Core", "Scoring"]),
     .target(

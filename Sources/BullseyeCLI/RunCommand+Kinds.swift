@@ -30,7 +30,16 @@ extension RunCommand {
     let photo: RGBA8Image
     do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
     guard let truth else {
-      throw CLIError(message: "--kind setcards needs --truth TRUTH.json until the card detector and classifier ship (see Models/README.md)")
+      let det = model ?? "Models/card-detector.onnx", cls = classifier ?? "Models/card-classifier.onnx"
+      guard FileManager.default.fileExists(atPath: det), FileManager.default.fileExists(atPath: cls) else {
+        throw CLIError(message: "--kind setcards needs the card models (\(det), \(cls)) or --truth TRUTH.json")
+      }
+      do {
+        let detections = try ONNXCardDetector.detections(path: det, image: photo)
+        let result = try SetPipeline.run(image: photo, detections: detections, classifier: .model(try ONNXCardClassifier(path: cls)))
+        try AtomicFile.write(try result.canonicalJSON(), to: out)
+      } catch let e as CoreError { throw CLIError(e) } catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
+      return
     }
     guard let text = try? String(contentsOfFile: truth, encoding: .utf8) else {
       throw CLIError(message: "--truth '\(truth)' cannot be read: expected the truth JSON written by synth --kind setcards")

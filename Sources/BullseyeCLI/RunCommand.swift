@@ -17,6 +17,7 @@ struct RunCommand: ParsableCommand {
   @Option(help: "Scenario kind: archery, setcards or obstacles.") var kind: String = "archery"
   @Option(help: "An obstacles scenario file (--kind obstacles).") var scenario: String?
   @Option(help: "Truth JSON standing in for the card models (--kind setcards).") var truth: String?
+  @Option(help: "Card classifier ONNX (--kind setcards; default Models/card-classifier.onnx).") var classifier: String?
   @Option(help: "Input photo (PNG).") var image: String?
   @Option(help: "Platform profile: ios or android.") var profile: String = "ios"
   @Option(help: "Face id or alias.") var face: String = "10_zone"

@@ -1,0 +1,45 @@
+import Canvas
+import Inference
+
+/// The card classifier run by Bullseye's CPU backend: a 1×3×224×224
+/// ImageNet-normalised crop in, 12 logits out (number, colour, shape, fill).
+public struct ONNXCardClassifier: CardClassifier {
+  let model: InferenceModel
+  let input: String, output: String
+
+  /// Loads the model and checks its interface.
+  public init(path: String) throws {
+    model = try InferenceModel(contentsOf: path)
+    guard let i = model.inputs.first, let o = model.outputs.first else {
+      throw SetCardsError.file(location: path, message: "the classifier has no input or output")
+    }
+    input = i.name; output = o.name
+  }
+
+  public func logits(_ crop: [Float]) throws -> [Float] {
+    let out = try model.run([input: try Tensor(shape: [1, 3, 224, 224], scalars: crop)], threads: 1)
+    guard let t = out[output], t.scalars.count == 12 else {
+      throw SetCardsError.file(location: "classifier", message: "expected 12 logits from '\(output)'")
+    }
+    return t.scalars
+  }
+}
+
+/// The card detector run by the CPU backend: letterboxed 640 input, output
+/// [1, 5, 8400] decoded by `Detect`.
+public enum ONNXCardDetector {
+  /// Runs the detector on `image` and returns the pipeline's detection source.
+  public static func detections(path: String, image: RGBA8Image, threads: Int = 2) throws -> DetectionSource {
+    let model = try InferenceModel(contentsOf: path)
+    guard let i = model.inputs.first, let o = model.outputs.first else {
+      throw SetCardsError.file(location: path, message: "the detector has no input or output")
+    }
+    let frame = ModelFrame(imageWidth: image.width, imageHeight: image.height)
+    let x = CardPreprocess.detectorInput(image, frame: frame)
+    let out = try model.run([i.name: try Tensor(shape: [1, 3, frame.inputSize, frame.inputSize], scalars: x)], threads: threads)
+    guard let t = out[o.name], t.shape.count == 3, t.shape[1] == 5 else {
+      throw SetCardsError.file(location: path, message: "expected a [1, 5, anchors] output from '\(o.name)'")
+    }
+    return .tensor(t.scalars, anchors: t.shape[2], frame: frame)
+  }
+}
