@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system packages Bullseye needs, only when something is missing.
-# Needs: cairo and libpng headers (pkg-config), zlib, and the fonts overlays use.
+# Needs: cairo, libpng and SQLite headers (pkg-config), zlib, and the fonts overlays use.
 set -euo pipefail
 
 missing=()
 pkg-config --exists cairo 2>/dev/null || missing+=(libcairo2-dev)
 pkg-config --exists libpng 2>/dev/null || missing+=(libpng-dev)
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)   # GRDB links the system SQLite
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 if ! command -v fc-list >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -q "DejaVu Sans"; then missing+=(fonts-dejavu-core fontconfig); fi
