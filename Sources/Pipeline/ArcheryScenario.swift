@@ -112,19 +112,46 @@ public struct DetectorSpec: Sendable, Decodable {
   /// Include the target-face box (class 1) for `truth`.
   public var targetBox: Bool = true
   public var model: String?
+  /// A raw output tensor written inline: `{shape: [1, 6, N], values: [...]}` (row-major).
+  public var tensor: InlineTensor?
+  /// A raw output tensor as a float32 `.npy` file inside the scenario tree.
+  public var npy: String?
   public init() {}
-  enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, targetBox = "target_box" }
+  enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, tensor, npy, targetBox = "target_box" }
   public init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     source = try c.decodeIfPresent(String.self, forKey: .source) ?? "truth"
-    guard ["truth", "boxes", "model", "none"].contains(source) else {
-      throw DecodingError.dataCorruptedError(forKey: .source, in: c, debugDescription: "detector source '\(source)' is unknown: expected truth, boxes, model or none")
+    guard ["truth", "boxes", "tensor", "model", "none"].contains(source) else {
+      throw DecodingError.dataCorruptedError(forKey: .source, in: c, debugDescription: "detector source '\(source)' is unknown: expected truth, boxes, tensor, model or none")
     }
     confidences = try c.decodeIfPresent([Double].self, forKey: .confidences) ?? [0.9]
     boxes = try c.decodeIfPresent([BoxSpec].self, forKey: .boxes) ?? []
     targetBox = try c.decodeIfPresent(Bool.self, forKey: .targetBox) ?? true
     model = try c.decodeIfPresent(String.self, forKey: .model)
+    tensor = try c.decodeIfPresent(InlineTensor.self, forKey: .tensor)
+    npy = try c.decodeIfPresent(String.self, forKey: .npy)
+    if source == "tensor", tensor == nil, npy == nil {
+      throw DecodingError.dataCorruptedError(forKey: .source, in: c, debugDescription: "detector source 'tensor' needs 'tensor: {shape, values}' or 'npy: FILE'")
+    }
+  }
+}
+
+/// A small tensor written in a scenario: shape and row-major values.
+public struct InlineTensor: Sendable, Decodable {
+  public var shape: [Int]
+  public var values: [Float]
+  enum CodingKeys: String, CodingKey, CaseIterable { case shape, values }
+  public init(from decoder: Decoder) throws {
+    try decoder.rejectUnknownKeys(CodingKeys.self)
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    shape = try c.decode([Int].self, forKey: .shape)
+    values = try c.decode([Float].self, forKey: .values)
+    let count = shape.reduce(1) { $0.multipliedReportingOverflow(by: max($1, 0)).partialValue }
+    guard shape.allSatisfy({ $0 > 0 && $0 <= 1_000_000 }), count == values.count else {
+      throw DecodingError.dataCorruptedError(forKey: .values, in: c,
+        debugDescription: "tensor has \(values.count) values for shape \(shape): expected the product of the dimensions")
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import Canvas
 import Core
 import Detection
 import Foundation
+import Inference
 import Persistence
 import Scoring
 import Synth
@@ -97,6 +98,13 @@ public enum ScenarioRunner {
     switch s.detector.source {
     case "none": return .none
     case "boxes": return .boxes(extra)
+    case "tensor":
+      if let t = s.detector.tensor { return .tensor(values: t.values, shape: t.shape) }
+      guard let path = s.detector.npy else { throw PipelineError("detector source 'tensor' needs a tensor") }
+      do {
+        let t = try NPY.read(path)
+        return .tensor(values: t.scalars, shape: t.shape)
+      } catch { throw PipelineError("detector npy '\(path)': \(error)") }
     case "model":
       guard let m = s.detector.model else { throw PipelineError("detector source 'model' needs 'model: PATH'") }
       return .model(path: m)
