@@ -376,6 +376,8 @@ def train(args):
         labels += lb
     print(f"{len(images)} training images", flush=True)
     model = Detector(args.nc)
+    if args.init:
+        model.load_state_dict(torch.load(args.init, map_location="cpu")["model"])
     ema = EMA(model)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     warm = 200
@@ -386,6 +388,9 @@ def train(args):
         # constant learning rate after warm-up (EMA weights are saved), so a run stopped
         # at step k equals a run with --steps k
         lr = args.lr * min(1.0, step / warm)
+        if args.decay:
+            # fine-tuning phase: linear decay to zero over the whole run
+            lr = args.lr * min(1.0, step / 20) * (1 - (step - 1) / args.steps)
         for g in opt.param_groups:
             g["lr"] = lr
         size = INPUT if step % args.full_every == 0 else args.crop
@@ -552,6 +557,8 @@ def main():
     t.add_argument("--nc", type=int, required=True)
     t.add_argument("--steps", type=int, default=3000)
     t.add_argument("--crop", type=int, default=320)
+    t.add_argument("--init", help="start from these (EMA) weights")
+    t.add_argument("--decay", action="store_true", help="linear learning-rate decay to zero")
     t.add_argument("--full-every", type=int, default=5)
     t.add_argument("--save-every", type=int, default=100)
     t.add_argument("--batch", type=int, default=8)

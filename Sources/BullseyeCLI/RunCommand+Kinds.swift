@@ -30,7 +30,7 @@ extension RunCommand {
     let photo: RGBA8Image
     do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
     guard let truth else {
-      let det = model ?? "Models/card-detector.onnx", cls = classifier ?? "Models/card-classifier.onnx"
+      let det = model ?? "Models/setcards-detector.onnx", cls = classifier ?? "Models/setcards-classifier.onnx"
       guard FileManager.default.fileExists(atPath: det), FileManager.default.fileExists(atPath: cls) else {
         throw CLIError(message: "--kind setcards needs the card models (\(det), \(cls)) or --truth TRUTH.json")
       }
