@@ -1,11 +1,12 @@
 import ArgumentParser
 import Core
+import Pipeline
 import SetCards
 
 /// `bullseye eval`: quality of the shipped models on held-out synthesized scenes.
 struct EvalCommand: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "eval", abstract: "Measure the shipped models on held-out synthesized scenes.",
-                                                  subcommands: [EvalSetCards.self])
+                                                  subcommands: [EvalSetCards.self, EvalArchery.self])
 }
 
 struct EvalSetCards: ParsableCommand {
@@ -35,6 +36,35 @@ struct EvalSetCards: ParsableCommand {
       ]).canonicalText(), terminator: "")
     } else {
       print("\(e.exactBoards)/\(e.boards) boards with exactly the true Sets (\(String(format: "%.1f", e.boardAccuracy * 100)) %); cards found \(e.cardsFound)/\(e.cardsTotal); all four attributes right on \(e.cardsCorrect)/\(e.cardsFound); median \(String(format: "%.0f", e.medianMS)) ms per board")
+    }
+  }
+}
+
+struct EvalArchery: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "archery", abstract: "Arrow detector through the whole pipeline: recall, precision, impact error, score accuracy.")
+  @Option(parsing: .unconditional) var images: Int = 50
+  @Option(help: "First image seed (held out: training used other seeds).") var seed: UInt64 = 7_000_000
+  @Option var model: String = "Models/arrow-detector.onnx"
+  @Option var profile: String = "ios"
+  @Option var size: String = "1280x960"
+  @Flag var json = false
+
+  func run() throws {
+    guard (1...10_000).contains(images) else { throw CLIError(message: "--images \(images) is out of range: expected 1...10000") }
+    let parts = size.split(separator: "x").compactMap { Int($0) }
+    guard parts.count == 2, parts.allSatisfy({ (16...8192).contains($0) }) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT") }
+    let e: ArcheryEvaluation
+    do { e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1]) }
+    catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
+    if json {
+      print(try JSONValue.object([
+        "images": .int(e.images), "truth_arrows": .int(e.truthArrows), "detections": .int(e.detections), "matched": .int(e.matched),
+        "recall": .double(e.recall), "precision": .double(e.precision), "score_accuracy": .double(e.scoreAccuracy),
+        "median_error_px": .double(e.medianErrorPx.isFinite ? e.medianErrorPx : -1),
+        "median_error_input_px": .double(e.medianErrorInputPx.isFinite ? e.medianErrorInputPx : -1), "targets_found": .int(e.targetsFound),
+      ]).canonicalText(), terminator: "")
+    } else {
+      print("\(e.images) images, \(e.truthArrows) arrows: recall \(String(format: "%.3f", e.recall)), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images)")
     }
   }
 }

@@ -1,0 +1,73 @@
+import Core
+import Detection
+import Scoring
+import Synth
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The arrow detector measured through the whole pipeline on held-out photos.
+public struct ArcheryEvaluation: Sendable {
+  public let images: Int
+  public let truthArrows: Int, detections: Int, matched: Int
+  public let scoresCorrect: Int
+  /// Median distance between a matched detection and its true impact, in
+  /// original pixels and in 640-input pixels.
+  public let medianErrorPx: Double, medianErrorInputPx: Double
+  public let targetsFound: Int
+  public var recall: Double { Double(matched) / Double(max(1, truthArrows)) }
+  public var precision: Double { Double(matched) / Double(max(1, detections)) }
+  public var scoreAccuracy: Double { Double(scoresCorrect) / Double(max(1, truthArrows)) }
+}
+
+/// Synthesizes 10-zone photos (tilt up to 25°) with seeds `seed…`, runs the
+/// pipeline with the model, and compares each true arrow with the nearest
+/// detection within a match radius: detected, located and scored right.
+public enum ArcheryEvaluator {
+  public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int) throws -> ArcheryEvaluation {
+    var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0
+    var errors: [Double] = [], inputErrors: [Double] = []
+    let face = try FaceCatalog.face(named: "10_zone")
+    for i in 0..<images {
+      var g = SeededGenerator(seed: seed + UInt64(i))
+      var spec = SceneSpec(face: "10_zone", seed: seed + UInt64(i), size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))
+      spec.camera.tiltDeg = g.uniform(0...25)
+      let synth = try Synthesizer.render(spec)
+      var req = RunRequest(image: synth.image, profile: try PlatformProfile.named(profile), face: face, diameterCm: synth.truth.scene.diameterCm,
+                           rule: .inclusive, detector: .model(path: model), expectedArrows: synth.truth.arrows.count)
+      req.precision = .double
+      req.gestures = [.confirm]
+      let r = try ArcheryPipeline.run(req)
+      if let e = r.error { throw PipelineError("image \(i): \(e)") }
+      if r.target?.method.hasPrefix("ring-edges") == true { targets += 1 }
+      truthArrows += synth.truth.arrows.count
+      detections += r.detections.count
+      let gain = 640.0 / Double(max(width, height))
+      // Greedy one-to-one matching by pixel distance, within 1.5 % of the image diagonal.
+      let radius = 0.015 * (Double(width * width + height * height)).squareRoot()
+      var used = Set<Int>()
+      for t in synth.truth.arrows {
+        let best = r.detections.indices.filter { !used.contains($0) }.min { a, b in
+          dist(r.detections[a], t) < dist(r.detections[b], t)
+        }
+        guard let j = best, dist(r.detections[j], t) <= radius else { continue }
+        used.insert(j)
+        matched += 1
+        let d = dist(r.detections[j], t)
+        errors.append(d); inputErrors.append(d * gain)
+        let want = t.inclusive
+        if r.detections[j].score.score == want.score && r.detections[j].score.isX == want.isX { correct += 1 }
+      }
+    }
+    errors.sort(); inputErrors.sort()
+    return ArcheryEvaluation(images: images, truthArrows: truthArrows, detections: detections, matched: matched, scoresCorrect: correct,
+                             medianErrorPx: errors.isEmpty ? .nan : errors[errors.count / 2],
+                             medianErrorInputPx: inputErrors.isEmpty ? .nan : inputErrors[inputErrors.count / 2], targetsFound: targets)
+  }
+
+  static func dist(_ d: DetectedArrow, _ t: GroundTruth.ArrowTruth) -> Double {
+    let dx = Double(d.pixelX) - t.pixelX, dy = Double(d.pixelY) - t.pixelY
+    return (dx * dx + dy * dy).squareRoot()
+  }
+}
