@@ -103,3 +103,27 @@ struct RunResumeContractTests {
     #expect(state["rescore_changes"] is [Any])
   }
 }
+
+/// Issue 7's contract with the shipped card models.
+struct SetCardsContractTests {
+  static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+  @Test func synthThenRunWithShippedModels() throws {
+    let dir = try CLIRunner.scratch("setcards")
+    let s = try CLIRunner.run(["synth", "--kind", "setcards", "--seed", "4", "--cards", "6", "--size", "640x480",
+                               "--out", dir + "/t.png", "--truth", dir + "/t.json"])
+    #expect(s.status == 0, "\(s.stderr)")
+    let truth = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/t.json"))) as? [String: Any])
+    let cards = try #require(truth["cards"] as? [[String: Any]])
+    #expect(cards.count == 6 && cards.allSatisfy { c in ["box", "number", "color", "shape", "fill", "label"].allSatisfy { c[$0] != nil } })
+    #expect(truth["sets"] is [[Int]])
+    let r = try CLIRunner.run(["run", "--kind", "setcards", "--image", dir + "/t.png", "--out", dir + "/r.json",
+                               "--model", Self.repo + "/Models/setcards-detector.onnx", "--classifier", Self.repo + "/Models/setcards-classifier.onnx"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let result = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any])
+    let found = try #require(result["cards"] as? [[String: Any]])
+    #expect(found.count == 6)
+    #expect(found.allSatisfy { $0["detection_confidence"] != nil && $0["class_confidence"] != nil && $0["label"] != nil })
+    #expect(Set(found.compactMap { $0["label"] as? String }) == Set(cards.compactMap { $0["label"] as? String }))
+  }
+}
