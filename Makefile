@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BIN := .build/release/bullseye
 
-.PHONY: setup build verify test bench fuzz clean
+.PHONY: setup build verify test bench fuzz clean compare-models bench-inference
 
 setup:
 	@bash scripts/setup.sh
@@ -41,3 +41,23 @@ fuzz: setup
 	  .build-fuzz/release/$$bin .build-fuzz/corpus/$$kind -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	    -artifact_prefix=.build-fuzz/crashes/$$bin/ -print_final_stats=1 2>&1 | grep -E "stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|Done" ; \
 	done
+
+# Real models (issue 3): YOLOv8n/YOLO11n built from Ultralytics yaml with random
+# init (AGPL: exported into .build-models/, never committed) and torchvision
+# MobileNetV3-small, run in onnxruntime and `bullseye model run`.
+#   make compare-models  — accuracy vs onnxruntime, 1t/2t byte-identity (fails on any miss)
+#   make bench-inference — ms/image at 1 and 2 threads, ours next to onnxruntime
+PYTHON ?= python3.11
+MODELS_VENV := .build-models/venv
+MODELS_PY := $(MODELS_VENV)/bin/python
+
+$(MODELS_PY): scripts/inference/requirements-compare.txt
+	$(PYTHON) -m venv $(MODELS_VENV)
+	$(MODELS_VENV)/bin/pip install -q -r scripts/inference/requirements-compare.txt
+	touch $(MODELS_PY)
+
+compare-models: build $(MODELS_PY)
+	$(MODELS_PY) scripts/inference/compare_models.py
+
+bench-inference: build $(MODELS_PY)
+	$(MODELS_PY) scripts/inference/bench_inference.py --passes 3 --repeat 20

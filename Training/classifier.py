@@ -169,11 +169,15 @@ def evaluate(args):
     sess = ort.InferenceSession(args.weights, so, providers=["CPUExecutionProvider"])
     name = sess.get_inputs()[0].name
     images, items = load_cards(args.data)
+    if args.detector:
+        items = detector_boxes(args.detector, images, items, args.threads)
     correct = np.zeros(4)
     allc = 0
     for i0 in range(0, len(items), 32):
         chunk = items[i0:i0 + 32]
         for it in chunk:
+            if it[1] is None:
+                continue
             x = crop(images[it[0]], it[1])[None]
             y = sess.run(None, {name: x})[0][0]
             pred = [int(np.argmax(y[3 * i:3 * i + 3])) for i in range(4)]
@@ -182,9 +186,40 @@ def evaluate(args):
             allc += ok.all()
     n = len(items)
     res = {"model": os.path.basename(args.weights), "data": args.data, "cards": n,
+           "boxes": os.path.basename(args.detector) if args.detector else "ground truth",
            **{f"acc_{k}": round(float(correct[i] / n), 4) for i, k in enumerate(HEADS)},
            "acc_all_four": round(allc / n, 4)}
     print(json.dumps(res))
+
+
+def detector_boxes(path, images, items, threads):
+    """Replaces each ground-truth box by the detector's box (letterbox 640, conf 0.35,
+    NMS 0.5, mapped back to image pixels) that overlaps it best; unmatched cards keep
+    no box and count as wrong (box None)."""
+    import onnxruntime as ort
+    import torch
+    from PIL import Image
+    from detector import INPUT, letterbox_geometry, postprocess, box_iou_cxcywh
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    dets = {}
+    for k, img in enumerate(images):
+        h, w = img.shape[:2]
+        gain, nw, nh, left, top = letterbox_geometry(w, h)
+        canvas = np.full((INPUT, INPUT, 3), 114, np.uint8)
+        canvas[top:top + nh, left:left + nw] = np.asarray(Image.fromarray(img).resize((nw, nh), Image.BILINEAR))
+        out = sess.run(None, {"images": (canvas.astype(np.float32) / 255).transpose(2, 0, 1)[None].copy()})[0][0]
+        dets[k] = [((d[2] - left) / gain, (d[3] - top) / gain, d[4] / gain, d[5] / gain) for d in postprocess(out)]
+    res = []
+    for k, (x, y, bw, bh), t in items:
+        best, box = 0.5, None
+        for d in dets[k]:
+            iou = float(box_iou_cxcywh(torch.tensor(d), torch.tensor([x + bw / 2, y + bh / 2, bw, bh])))
+            if iou >= best:
+                best, box = iou, [d[0] - d[2] / 2, d[1] - d[3] / 2, d[2], d[3]]
+        res.append((k, box, t))
+    return res
 
 
 def main():
@@ -205,6 +240,7 @@ def main():
     v.add_argument("--weights", required=True)
     v.add_argument("--data", required=True)
     v.add_argument("--threads", type=int, default=2)
+    v.add_argument("--detector", help="crop the boxes this detector finds (matched to ground truth at IoU >= 0.5)")
     a = ap.parse_args()
     {"train": train, "export": export, "eval": evaluate}[a.cmd](a)
 
