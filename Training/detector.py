@@ -7,7 +7,7 @@ points at strides 8/16/32 (80² + 40² + 20²). The box decoding is part of the
 graph, so the exported ONNX needs no post-processing beyond NMS.
 
 Usage:
-  python detector.py train --data DIR [--data DIR ...] --nc 2 --epochs E --out run.pt
+  python detector.py train --data DIR [--data DIR ...] --nc 2 --steps N --out run.pt [--init W.pt --decay]
   python detector.py export --weights run.pt --out model.onnx
   python detector.py eval --weights model.onnx --data HELDOUT --nc 2 --mode letterbox|stretch
 """
