@@ -31,15 +31,3 @@ public struct Finding: Sendable, Hashable {
     ])
   }
 }
-
-/// A Double as exact C99 hex-float text, e.g. `0x1.999999999999ap-5`.
-public func hexString(_ d: Double) -> String {
-  guard d.isFinite, d != 0 else { return d == 0 ? "0x0p+0" : "\(d)" }
-  let sign = d < 0 ? "-" : ""
-  var hex = String(d.significandBitPattern, radix: 16)
-  hex = String(repeating: "0", count: 13 - hex.count) + hex
-  while hex.hasSuffix("0") { hex.removeLast() }
-  let e = Int(d.exponent)
-  let lead = d.isSubnormal ? "0" : "1"
-  return "\(sign)0x\(lead)\(hex.isEmpty ? "" : "." + hex)p\(e >= 0 ? "+" : "")\(e)"
-}

@@ -16,20 +16,8 @@ extension ResumeState {
         .object(["end": .int(c.endNumber), "arrow_number": .int(c.arrowNumber), "x": .double(Double(c.x)), "y": .double(Double(c.y)),
                  "stored_score": .int(c.storedScore), "stored_is_x": .bool(c.storedIsX), "rescored_score": .int(c.rescoredScore),
                  "rescored_is_x": .bool(c.rescoredIsX), "distance": .double(c.distance),
-                 "distance_hex": .string(hexFloat(c.distance))])
+                 "distance_hex": .string(hexString(c.distance))])
       }),
     ])
   }
-}
-
-/// A Double in C99 hex-float form (exact), e.g. `0x1.999999999999ap-5`.
-public func hexFloat(_ d: Double) -> String {
-  guard d.isFinite else { return "\(d)" }
-  if d == 0 { return d.sign == .minus ? "-0x0p+0" : "0x0p+0" }
-  let sign = d.sign == .minus ? "-" : ""
-  let m = d.significandBitPattern, e = Int(d.exponent)
-  var hex = String(m, radix: 16)
-  hex = String(repeating: "0", count: 13 - hex.count) + hex
-  while hex.hasSuffix("0") { hex.removeLast() }
-  return "\(sign)0x1\(hex.isEmpty ? "" : "." + hex)p\(e >= 0 ? "+" : "")\(e)"
 }

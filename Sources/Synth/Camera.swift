@@ -80,6 +80,15 @@ public struct Camera: Sendable, Hashable {
     return (p.0, p.1)
   }
 
+  /// `n` points of the circle of radius `r` about (cx, cy) on the face, projected.
+  public func projectCircle(cx: Double, cy: Double, r: Double, points n: Int) -> [(Double, Double)] {
+    (0..<n).map { i in
+      let t = Double(i) / Double(n) * 2 * .pi
+      let p = project(u: cx + r * cos(t), v: cy + r * sin(t))
+      return (p.x, p.y)
+    }
+  }
+
   /// Local scale at a face point: pixels per face unit (geometric mean of the
   /// two directions), for line widths and hole sizes.
   func pixelsPerUnit(u: Double, v: Double) -> Double {

@@ -7,8 +7,6 @@ import Scoring
   import Darwin
 #endif
 
-func _cosine(_ t: Double) -> Double { cos(t) }
-func _sine(_ t: Double) -> Double { sin(t) }
 
 extension Ellipse {
   /// `{center_x, center_y, semi_major, semi_minor, angle_deg}`.

@@ -35,11 +35,7 @@ public struct GroundTruth: Sendable, Hashable {
     spotEllipses = scene.face.spots.map { Ellipse.image(of: cam.homography, cx: $0.x, cy: $0.y, radius: $0.radius) }
     var xs: [Double] = [], ys: [Double] = []
     for s in scene.face.spots {
-      for i in 0..<360 {
-        let t = Double(i) * .pi / 180
-        let p = cam.project(u: s.x + s.radius * Self.cosine(t), v: s.y + s.radius * Self.sine(t))
-        xs.append(p.x); ys.append(p.y)
-      }
+      for p in cam.projectCircle(cx: s.x, cy: s.y, r: s.radius, points: 360) { xs.append(p.0); ys.append(p.1) }
     }
     targetBox = [xs.min()!, ys.min()!, xs.max()!, ys.max()!]
     let unitsPerMetre = scene.face.spots[0].radius * 1000 / scene.face.spotRadiusMM(diameterCm: scene.diameterCm)
@@ -56,7 +52,4 @@ public struct GroundTruth: Sendable, Hashable {
                         shaftMM: a.shaftMM, scores: scores, box: [p.x - half, p.y - half, p.x + half, p.y + half])
     }
   }
-
-  static func cosine(_ t: Double) -> Double { _cosine(t) }
-  static func sine(_ t: Double) -> Double { _sine(t) }
 }

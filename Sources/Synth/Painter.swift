@@ -33,12 +33,7 @@ struct Painter {
   /// its edges are within a small fraction of a pixel of the true conic.
   func circle(cx: Double, cy: Double, r: Double) -> [(Double, Double)] {
     let px = r * camera.pixelsPerUnit(u: cx, v: cy)
-    let n = max(48, min(1440, Int(px * 1.5)))
-    return (0..<n).map { i in
-      let t = Double(i) / Double(n) * 2 * .pi
-      let p = camera.project(u: cx + r * cos(t), v: cy + r * sin(t))
-      return (p.x, p.y)
-    }
+    return camera.projectCircle(cx: cx, cy: cy, r: r, points: max(48, min(1440, Int(px * 1.5))))
   }
 
   func fillPolygon(_ pts: [(Double, Double)], _ c: Color) {

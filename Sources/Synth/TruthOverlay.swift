@@ -15,12 +15,7 @@ public enum TruthOverlay {
       ctx.setSource(Color(hex: 0x00E5FF, alpha: 0.9))
       ctx.setLineWidth(2 * scale)
       for s in truth.scene.face.spots {
-        let pts = (0..<360).map { i -> (Double, Double) in
-          let t = Double(i) * .pi / 180
-          let p = cam.project(u: s.x + s.radius * _cosine(t), v: s.y + s.radius * _sine(t))
-          return (p.x, p.y)
-        }
-        ctx.polygon(pts)
+        ctx.polygon(cam.projectCircle(cx: s.x, cy: s.y, r: s.radius, points: 360))
         ctx.stroke()
       }
       ctx.selectFont(family: "DejaVu Sans", bold: true)
