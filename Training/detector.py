@@ -75,12 +75,12 @@ class Pool(nn.Module):
 
 
 class Detector(nn.Module):
-    def __init__(self, nc, input_size=INPUT, w=(8, 24, 32, 64, 96)):
+    def __init__(self, nc, input_size=INPUT, w=(8, 24, 32, 64, 96), depth3=1):
         super().__init__()
         self.nc = nc
         c0, c1, c2, c3, c4 = w
         self.stem = nn.Sequential(CBS(3, c0, 3, 2), CBS(c0, c1, 3, 2))            # /4
-        self.s3 = nn.Sequential(CBS(c1, c2, 3, 2), Res(c2))                       # /8
+        self.s3 = nn.Sequential(CBS(c1, c2, 3, 2), *[Res(c2) for _ in range(depth3)])  # /8
         self.s4 = nn.Sequential(CBS(c2, c3, 3, 2), Res(c3))                       # /16
         self.s5 = nn.Sequential(CBS(c3, c4, 3, 2), Res(c4), Pool(c4))             # /32
         self.lat5 = CBS(c4, c3, 1)
@@ -316,7 +316,7 @@ def assign(model, gts, radius=1.0):
     return pos, best
 
 
-def compute_loss(model, raw, labels, cw):
+def compute_loss(model, raw, labels, cw, iou_target=False):
     pred = model.decode(raw)  # B, 4+nc, A
     B = raw.shape[0]
     cls_t = torch.zeros_like(raw[:, 4:])
@@ -326,10 +326,15 @@ def compute_loss(model, raw, labels, cw):
         pos, gi = assign(model, g)
         if pos.any():
             gt = g[gi[pos]]
-            cls_t[b, gt[:, 0].long(), pos.nonzero()[:, 0]] = 1.0
             pb = pred[b, :4, pos].T
             tb = gt[:, 1:5]
             st = model.strides[0, 0, pos]
+            if iou_target:
+                # score target = IoU of the predicted box: a poorly placed duplicate learns a low score
+                q = box_iou_cxcywh(pb.detach(), tb).clamp(min=0.05)
+                cls_t[b, gt[:, 0].long(), pos.nonzero()[:, 0]] = q
+            else:
+                cls_t[b, gt[:, 0].long(), pos.nonzero()[:, 0]] = 1.0
             lbox = lbox + (1 - box_iou_cxcywh(pb, tb, giou=True)).sum()
             lcen = lcen + F.smooth_l1_loss((pb[:, :2] - tb[:, :2]) / st[:, None], torch.zeros_like(tb[:, :2]),
                                            reduction="sum", beta=0.1)
@@ -375,7 +380,7 @@ def train(args):
         images += im
         labels += lb
     print(f"{len(images)} training images", flush=True)
-    model = Detector(args.nc)
+    model = Detector(args.nc, w=tuple(args.widths), depth3=args.depth3)
     if args.init:
         model.load_state_dict(torch.load(args.init, map_location="cpu")["model"])
     ema = EMA(model)
@@ -391,6 +396,8 @@ def train(args):
         if args.decay:
             # fine-tuning phase: linear decay to zero over the whole run
             lr = args.lr * min(1.0, step / 20) * (1 - (step - 1) / args.steps)
+        elif args.cosine:
+            lr = args.lr * min(1.0, step / warm) * 0.5 * (1 + math.cos(math.pi * (step - 1) / args.steps))
         for g in opt.param_groups:
             g["lr"] = lr
         size = INPUT if step % args.full_every == 0 else args.crop
@@ -403,7 +410,7 @@ def train(args):
         x, ls, cw = make_batch(images, labels, idx, rng, size)
         model.set_grid(size)
         raw = model.raw(x)
-        loss, parts = compute_loss(model, raw, ls, cw)
+        loss, parts = compute_loss(model, raw, ls, cw, args.iou_target)
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)
@@ -413,8 +420,10 @@ def train(args):
             print(f"step {step} size {size} loss {loss.item():.3f} cls {parts[0]:.3f} "
                   f"box {parts[1]:.3f} cen {parts[2]:.3f} lr {lr:.5f} {time.time() - t0:.0f}s", flush=True)
         if step % args.save_every == 0 or step == args.steps:
-            torch.save({"model": ema.m.state_dict(), "nc": args.nc, "step": step, "args": vars(args)}, args.out)
-            torch.save({"model": ema.m.state_dict(), "nc": args.nc, "step": step, "args": vars(args)},
+            torch.save({"model": ema.m.state_dict(), "nc": args.nc, "step": step, "args": vars(args),
+                        "widths": list(args.widths), "depth3": args.depth3}, args.out)
+            torch.save({"model": ema.m.state_dict(), "nc": args.nc, "step": step, "args": vars(args),
+                        "widths": list(args.widths), "depth3": args.depth3},
                        args.out.replace(".pt", f"_{step}.pt"))
             print(f"saved {args.out} at step {step} ({time.time() - t0:.0f}s)", flush=True)
 
@@ -423,7 +432,7 @@ def train(args):
 
 def export(args):
     ck = torch.load(args.weights, map_location="cpu")
-    model = Detector(ck["nc"])
+    model = Detector(ck["nc"], w=tuple(ck.get("widths", (8, 24, 32, 64, 96))), depth3=ck.get("depth3", 1))
     model.load_state_dict(ck["model"])
     model.set_grid(INPUT)
     model.eval()
@@ -559,6 +568,12 @@ def main():
     t.add_argument("--crop", type=int, default=320)
     t.add_argument("--init", help="start from these (EMA) weights")
     t.add_argument("--decay", action="store_true", help="linear learning-rate decay to zero")
+    t.add_argument("--cosine", action="store_true", help="cosine learning-rate decay to zero after warm-up")
+    t.add_argument("--widths", type=lambda v: [int(c) for c in v.split(",")], default=[8, 24, 32, 64, 96],
+                   help="channels at /2, /4, /8, /16, /32")
+    t.add_argument("--depth3", type=int, default=1, help="residual blocks at stride 8")
+    t.add_argument("--iou-target", action="store_true",
+                   help="class target of a positive anchor = IoU of its predicted box (quality-aware score)")
     t.add_argument("--full-every", type=int, default=5)
     t.add_argument("--save-every", type=int, default=100)
     t.add_argument("--batch", type=int, default=8)

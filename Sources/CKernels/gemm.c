@@ -3,6 +3,7 @@
 // that starts at bias[m] and takes fmas for k = 0, 1, ..., K-1, so the paths
 // agree bit for bit (see CKernels.h).
 #include "CKernels.h"
+#include "activation.h"
 
 #include <cpuid.h>
 #include <immintrin.h>
@@ -171,7 +172,8 @@ pack_conv(float *pack, int width, const float *x,
 __attribute__((target("avx512f"), always_inline)) static inline void
 ukr512(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
        const ptrdiff_t ks, const float *P, float *C, ptrdiff_t ldc,
-       const float *bias, int first, __mmask16 k0, __mmask16 k1) {
+       const float *bias, int first, __mmask16 k0, __mmask16 k1,
+       const BKEpilogue *ep) {
   __m512 c0[MR512], c1[MR512];
   _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
     if (first) {
@@ -191,6 +193,12 @@ ukr512(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
       c1[r] = _mm512_fmadd_ps(a, b1, c1[r]);
     }
   }
+  // The activation on the finished accumulators (last K block only).
+  if (ep && ep->act)
+    _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
+      c0[r] = act512v(c0[r], ep->act, ep->alpha, ep->beta);
+      c1[r] = act512v(c1[r], ep->act, ep->alpha, ep->beta);
+    }
   _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
     _mm512_mask_storeu_ps(C + r * ldc, k0, c0[r]);
     _mm512_mask_storeu_ps(C + r * ldc + 16, k1, c1[r]);
@@ -221,25 +229,22 @@ gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
           _mm512_store_ps(pack + k * 32 + 16, _mm512_maskz_loadu_ps(k1, src + 16));
         }
       int first = k0s == 0;
+      const BKEpilogue *last = k0s + kc == K ? ep : NULL;
       for (ptrdiff_t m0 = 0; m0 < M; m0 += MR512) {
         float *c = C + m0 * ldc + n0;
         const float *bs = bias ? bias + m0 : NULL;
         int mr = M - m0 < MR512 ? (int)(M - m0) : MR512;
         const float *a = A + m0 * lda + k0s;
         switch (mr) {
-#define CASE(R) case R: ukr512(R, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1); break;
+#define CASE(R) case R: ukr512(R, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1, last); break;
         CASE(12) CASE(11) CASE(10) CASE(9) CASE(8) CASE(7) CASE(6) CASE(5)
         CASE(4) CASE(3) CASE(2)
-        default: ukr512(1, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1); break;
+        default: ukr512(1, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1, last); break;
 #undef CASE
         }
       }
       k0s += kc;
     } while (k0s < K);
-    // Activation while the panel is still in cache.
-    if (ep && ep->act)
-      for (ptrdiff_t m = 0; m < M; m++)
-        bk_activate_isa(BK_ISA_AVX512, C + m * ldc + n0, nr, ep->act, ep->alpha, ep->beta);
   }
 }
 
@@ -250,7 +255,8 @@ gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
 __attribute__((target("avx2,fma"), always_inline)) static inline void
 ukr256(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
        const ptrdiff_t ks, const float *P, float *C, ptrdiff_t ldc,
-       const float *bias, int first, __m256i k0, __m256i k1) {
+       const float *bias, int first, __m256i k0, __m256i k1,
+       const BKEpilogue *ep) {
   __m256 c0[MR256], c1[MR256];
   _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
     if (first) {
@@ -270,6 +276,11 @@ ukr256(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
       c1[r] = _mm256_fmadd_ps(a, b1, c1[r]);
     }
   }
+  if (ep && ep->act)
+    _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
+      c0[r] = act256v(c0[r], ep->act, ep->alpha, ep->beta);
+      c1[r] = act256v(c1[r], ep->act, ep->alpha, ep->beta);
+    }
   _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
     _mm256_maskstore_ps(C + r * ldc, k0, c0[r]);
     _mm256_maskstore_ps(C + r * ldc + 8, k1, c1[r]);
@@ -303,24 +314,21 @@ gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
           _mm256_store_ps(pack + k * 16 + 8, _mm256_maskload_ps(src + 8, k1));
         }
       int first = k0s == 0;
+      const BKEpilogue *last = k0s + kc == K ? ep : NULL;
       for (ptrdiff_t m0 = 0; m0 < M; m0 += MR256) {
         float *c = C + m0 * ldc + n0;
         const float *bs = bias ? bias + m0 : NULL;
         int mr = M - m0 < MR256 ? (int)(M - m0) : MR256;
         const float *a = A + m0 * lda + k0s;
         switch (mr) {
-#define CASE(R) case R: ukr256(R, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1); break;
+#define CASE(R) case R: ukr256(R, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1, last); break;
         CASE(6) CASE(5) CASE(4) CASE(3) CASE(2)
-        default: ukr256(1, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1); break;
+        default: ukr256(1, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1, last); break;
 #undef CASE
         }
       }
       k0s += kc;
     } while (k0s < K);
-    // Activation while the panel is still in cache.
-    if (ep && ep->act)
-      for (ptrdiff_t m = 0; m < M; m++)
-        bk_activate_isa(BK_ISA_AVX2, C + m * ldc + n0, nr, ep->act, ep->alpha, ep->beta);
   }
 }
 
@@ -372,4 +380,82 @@ void bk_gemm(int isa, ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A,
     gemm256(M, N, K, A, lda, NULL, B, ldb, C, ldc, bias, 0, ep);
   else
     gemm_scalar(M, N, K, A, lda, B, ldb, C, ldc, bias, ep);
+}
+
+// MARK: Vector × matrix
+
+// y[n] = bias[n] + sum_k x[k] * B[k, n]: one accumulator per output, fmas in
+// increasing k, SIMD across n. No packing: every B element is used once, so
+// a copy would only add traffic (Linear layers at batch 1, 1x1 convs on a
+// 1x1 map with pre-transposed weights).
+static void vecmat_scalar(ptrdiff_t N, ptrdiff_t K, const float *x,
+                          const float *B, ptrdiff_t ldb, float *y,
+                          const float *bias) {
+  for (ptrdiff_t n0 = 0; n0 < N; n0 += 16) {
+    ptrdiff_t nr = N - n0 < 16 ? N - n0 : 16;
+    float acc[16];
+    for (ptrdiff_t l = 0; l < nr; l++) acc[l] = bias ? bias[n0 + l] : 0.0f;
+    for (ptrdiff_t k = 0; k < K; k++) {
+      const float *b = B + k * ldb + n0;
+      for (ptrdiff_t l = 0; l < nr; l++) acc[l] = fmaf(x[k], b[l], acc[l]);
+    }
+    for (ptrdiff_t l = 0; l < nr; l++) y[n0 + l] = acc[l];
+  }
+}
+
+__attribute__((target("avx512f"))) static void
+vecmat512(ptrdiff_t N, ptrdiff_t K, const float *x, const float *B,
+          ptrdiff_t ldb, float *y, const float *bias) {
+  for (ptrdiff_t n0 = 0; n0 < N; n0 += 64) {
+    __mmask16 m[4];
+    __m512 acc[4];
+    for (int q = 0; q < 4; q++) {
+      ptrdiff_t left = N - n0 - 16 * q;
+      m[q] = left >= 16 ? 0xFFFF : left > 0 ? (__mmask16)((1u << left) - 1) : 0;
+      acc[q] = bias ? _mm512_maskz_loadu_ps(m[q], bias + n0 + 16 * q) : _mm512_setzero_ps();
+    }
+    for (ptrdiff_t k = 0; k < K; k++) {
+      __m512 a = _mm512_set1_ps(x[k]);
+      const float *b = B + k * ldb + n0;
+      for (int q = 0; q < 4; q++)
+        acc[q] = _mm512_fmadd_ps(a, _mm512_maskz_loadu_ps(m[q], b + 16 * q), acc[q]);
+    }
+    for (int q = 0; q < 4; q++) _mm512_mask_storeu_ps(y + n0 + 16 * q, m[q], acc[q]);
+  }
+}
+
+__attribute__((target("avx2,fma"))) static void
+vecmat256(ptrdiff_t N, ptrdiff_t K, const float *x, const float *B,
+          ptrdiff_t ldb, float *y, const float *bias) {
+  for (ptrdiff_t n0 = 0; n0 < N; n0 += 32) {
+    __m256i m[4];
+    __m256 acc[4];
+    for (int q = 0; q < 4; q++) {
+      ptrdiff_t left = N - n0 - 8 * q;
+      m[q] = lane_mask(left >= 8 ? 8 : left > 0 ? left : 0);
+      acc[q] = bias ? _mm256_maskload_ps(bias + n0 + 8 * q, m[q]) : _mm256_setzero_ps();
+    }
+    for (ptrdiff_t k = 0; k < K; k++) {
+      __m256 a = _mm256_set1_ps(x[k]);
+      const float *b = B + k * ldb + n0;
+      for (int q = 0; q < 4; q++)
+        acc[q] = _mm256_fmadd_ps(a, _mm256_maskload_ps(b + 8 * q, m[q]), acc[q]);
+    }
+    for (int q = 0; q < 4; q++) _mm256_maskstore_ps(y + n0 + 8 * q, m[q], acc[q]);
+  }
+}
+
+void bk_vecmat(int isa, ptrdiff_t N, ptrdiff_t K, const float *x,
+               const float *B, ptrdiff_t ldb, float *y, const float *bias,
+               const BKEpilogue *ep) {
+  if (N <= 0) return;
+  int best = bk_best_isa();
+  if (isa > best) isa = best;
+  if (isa == BK_ISA_AVX512)
+    vecmat512(N, K, x, B, ldb, y, bias);
+  else if (isa == BK_ISA_AVX2)
+    vecmat256(N, K, x, B, ldb, y, bias);
+  else
+    vecmat_scalar(N, K, x, B, ldb, y, bias);
+  if (ep && ep->act) bk_activate_isa(isa, y, N, ep->act, ep->alpha, ep->beta);
 }

@@ -10,7 +10,7 @@ func parallelGemm(
 ) {
   withEpilogue(act) { ep in
     let threads = M * N * max(K, 1) < 65536 ? 1 : e.threads
-    if N >= 64 * threads || M < 2 * threads {
+    if columnSplit(M: M, N: N, threads: threads) {
       parallelFor((N + 31) / 32, threads: threads) { lo, hi in
         let n0 = lo * 32, n1 = min(hi * 32, N)
         guard n1 > n0 else { return }
@@ -23,6 +23,34 @@ func parallelGemm(
       }
     }
   }
+}
+
+/// y[N] = bias + x[K] · B[K, N] then an activation (`bk_vecmat`), split across
+/// threads by 64-column blocks of independent outputs.
+func parallelVecMat(
+  _ e: Exec, N: Int, K: Int, x: UnsafePointer<Float>, B: UnsafePointer<Float>, ldb: Int,
+  y: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, act: FusedActivation?
+) {
+  withEpilogue(act) { ep in
+    parallelFor((N + 63) / 64, threads: N * K < 16384 ? 1 : e.threads) { lo, hi in
+      let n0 = lo * 64, n1 = min(hi * 64, N)
+      bk_vecmat(e.isa, n1 - n0, K, x, B + n0, ldb, y + n0, bias.map { $0 + n0 }, ep)
+    }
+  }
+}
+
+/// A constant row-major [rows, cols] matrix transposed once at plan time.
+func transposed(_ v: Value, rows: Int, cols: Int) -> [Float] {
+  var t = [Float](repeating: 0, count: rows * cols)
+  for r in 0..<rows { for c in 0..<cols { t[c * rows + r] = v.f[r * cols + c] } }
+  return t
+}
+
+/// Whether to split a GEMM across threads by 32-column panels (true) or by
+/// rows: columns while there are enough panels for an even split (7 panels
+/// on 2 threads leave one thread 4/7 of the work), rows otherwise.
+func columnSplit(M: Int, N: Int, threads: Int) -> Bool {
+  (N + 31) / 32 >= 8 * threads || M < 4 * threads
 }
 
 /// Passes a C epilogue for `act` (nil when there is none).
@@ -76,11 +104,20 @@ extension Operators {
     let pointwise = g.k == (1, 1) && g.s == (1, 1) && g.p == (0, 0) && win.padEnd.allSatisfy { $0 == 0 }
     let macs = saturatingProduct([n, m, N, K])
     let hasBias = bias != nil
+    // A 1x1 map (squeeze-excitation FCs): vector × pre-transposed weights,
+    // SIMD across output channels instead of across one output pixel.
+    let wT: [Float]? = pointwise && group == 1 && N == 1 ? w.constant.map { transposed($0, rows: m, cols: K) } : nil
     return .kernel([OutSpec(shape: [n, m] + win.output)], macs: macs) { b in
       let px = b.input(0), pw = b.input(1), pb = hasBias ? b.ins[2] : nil, py = b.outs[0]
       return { e in
         for img in 0..<n {
           let xi = px + img * c * H * W, yi = py + img * m * N
+          if let wT {
+            wT.withUnsafeBufferPointer { t in
+              parallelVecMat(e, N: m, K: K, x: xi, B: t.baseAddress ?? pw, ldb: m, y: yi, bias: pb, act: act)
+            }
+            continue
+          }
           if depthwise {
             parallelFor(c, threads: c * N * K < 32768 ? 1 : e.threads) { c0, c1 in
               bk_depthwise(
@@ -104,7 +141,7 @@ extension Operators {
             let threads = mg * N * K < 65536 ? 1 : e.threads
             withUnsafePointer(to: geom) { gp in
               withEpilogue(act) { ep in
-                if N >= 64 * threads || mg < 2 * threads {
+                if columnSplit(M: mg, N: N, threads: threads) {
                   parallelFor((N + 31) / 32, threads: threads) { lo, hi in
                     let n0 = lo * 32, n1 = min(hi * 32, N)
                     guard n1 > n0 else { return }
@@ -184,11 +221,7 @@ extension Operators {
       cRows = Move.Rows(shape: out, strides: [Shapes.broadcastStrides(cOp.shape, to: out)])
     }
     // A constant B^T (Linear weights) is transposed once, here.
-    let bFixed: [Float]? = tb ? b.constant.map { v in
-      var t = [Float](repeating: 0, count: K * N)
-      for k in 0..<K { for j in 0..<N { t[k * N + j] = v.f[j * K + k] } }
-      return t
-    } : nil
+    let bFixed: [Float]? = tb ? b.constant.map { transposed($0, rows: N, cols: K) } : nil
     let ws = (ta ? M * K : 0) + (tb && bFixed == nil ? K * N : 0)
     return .kernel([OutSpec(shape: out)], workspace: ws, macs: saturatingProduct([M, N, K])) { buf in
       let pa = buf.input(0), pb = buf.input(1), pc = cRows != nil ? buf.ins[2] : nil, po = buf.outs[0]
@@ -203,12 +236,20 @@ extension Operators {
           for k in 0..<K { for j in 0..<N { t[k * N + j] = pb[j * K + k] } }
           B = UnsafePointer(t)
         }
-        if let bt = bFixed {
-          bt.withUnsafeBufferPointer { p in
-            parallelGemm(e, M: M, N: N, K: K, A: A, lda: K, B: p.baseAddress ?? B, ldb: N, C: po, ldc: N, bias: nil, act: nil)
+        let product = { (B: UnsafePointer<Float>) in
+          if M <= 4 {
+            // Batch-1 Linear: packing B would only copy it; stream it instead.
+            for r in 0..<M {
+              parallelVecMat(e, N: N, K: K, x: A + r * K, B: B, ldb: N, y: po + r * N, bias: nil, act: nil)
+            }
+          } else {
+            parallelGemm(e, M: M, N: N, K: K, A: A, lda: K, B: B, ldb: N, C: po, ldc: N, bias: nil, act: nil)
           }
+        }
+        if let bt = bFixed {
+          bt.withUnsafeBufferPointer { p in product(p.baseAddress ?? B) }
         } else {
-          parallelGemm(e, M: M, N: N, K: K, A: A, lda: K, B: B, ldb: N, C: po, ldc: N, bias: nil, act: nil)
+          product(B)
         }
         if alpha != 1 { for i in 0..<(M * N) { po[i] = alpha * po[i] } }
         if let pc, let r = cRows {

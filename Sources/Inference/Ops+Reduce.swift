@@ -75,13 +75,8 @@ extension Operators {
     return .kernel([OutSpec(shape: out)]) { b in
       let src = b.input(0), dst = b.outs[0]
       return { e in
-        parallelFor(nc, threads: e.threads) { lo, hi in
-          for c in lo..<hi {
-            var s: Float = 0
-            let p = src + c * hw
-            for i in 0..<hw { s += p[i] }
-            dst[c] = s / Float(hw)
-          }
+        parallelFor(nc, threads: nc * hw < 8192 ? 1 : e.threads) { lo, hi in
+          bk_channel_mean(dst, src, hw, lo, hi)
         }
       }
     }

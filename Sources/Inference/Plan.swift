@@ -87,8 +87,9 @@ final class Plan: @unchecked Sendable {
         byOp[s.op, default: 0] += ms
         byNode.append((s.label, ms))
       }
-      if ProcessInfo.processInfo.environment["BULLSEYE_PROFILE_NODES"] == "1" {
-        for (l, ms) in byNode.sorted(by: { $0.1 > $1.1 }).prefix(12) {
+      // BULLSEYE_PROFILE_NODES=N also lists the N slowest nodes.
+      if let n = Int(ProcessInfo.processInfo.environment["BULLSEYE_PROFILE_NODES"] ?? ""), n > 0 {
+        for (l, ms) in byNode.sorted(by: { $0.1 > $1.1 }).prefix(n) {
           FileHandle.standardError.write(Data(String(format: "  %@ %.2f ms\n", l, ms).utf8))
         }
       }
@@ -114,24 +115,22 @@ final class Plan: @unchecked Sendable {
   }
 }
 
-/// Splits `0..<n` into at most `threads` contiguous ranges run in parallel.
-/// Only independent outputs are ever split, so results do not depend on it.
+/// Splits `0..<n` into at most `threads` contiguous ranges run in parallel on
+/// the kernel pool (`bk_parallel_for`). Only independent outputs are ever
+/// split, so results do not depend on it.
 func parallelFor(_ n: Int, threads: Int, _ body: (Int, Int) -> Void) {
   let t = max(1, min(threads, n))
   if t == 1 {
     body(0, n)
     return
   }
-  // Each chunk writes disjoint outputs; the box only silences Sendable checks.
   withoutActuallyEscaping(body) { f in
-    let box = UncheckedBox(f)
-    DispatchQueue.concurrentPerform(iterations: t) { k in
-      box.value(n * k / t, n * (k + 1) / t)
+    var fn = f
+    withUnsafeMutablePointer(to: &fn) { p in
+      bk_parallel_for(Int32(t), n, { ctx, lo, hi in
+        ctx?.assumingMemoryBound(to: ((Int, Int) -> Void).self).pointee(lo, hi)
+      }, p)
     }
   }
 }
 
-struct UncheckedBox<T>: @unchecked Sendable {
-  let value: T
-  init(_ value: T) { self.value = value }
-}

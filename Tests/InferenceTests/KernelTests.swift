@@ -6,6 +6,12 @@ import Testing
 
 /// Each fast kernel against its naive reference, on every dispatch path the
 /// machine supports: results must be bit-identical (FMA in every path).
+/// Lets test closures on several threads write disjoint slots of one buffer.
+struct UncheckedPointer: @unchecked Sendable {
+  let value: UnsafeMutablePointer<Int32>
+  init(_ value: UnsafeMutablePointer<Int32>) { self.value = value }
+}
+
 struct KernelTests {
   struct GemmCase: Sendable, CustomTestStringConvertible {
     var m: Int, n: Int, k: Int
@@ -35,7 +41,7 @@ struct KernelTests {
     }
   }
 
-  @Test("A fused SiLU epilogue equals GEMM followed by bk_activate", arguments: [Int32(BK_ACT_SILU), Int32(BK_ACT_HARDSWISH), Int32(BK_ACT_RELU)])
+  @Test("A fused SiLU epilogue equals GEMM followed by bk_activate", arguments: [Int32(BK_ACT_SILU), Int32(BK_ACT_HARDSWISH), Int32(BK_ACT_RELU), Int32(BK_ACT_SIGMOID), Int32(BK_ACT_HARDSIGMOID)])
   func epilogueIsExact(_ act: Int32) {
     var rng = SplitMix64(seed: 21)
     let (m, n, k) = (13, 70, 40)
@@ -49,6 +55,50 @@ struct KernelTests {
       bk_gemm(isa, m, n, k, a, k, b, n, &out, n, nil, &ep)
       #expect(compare(out, expected, .exact) == nil, "isa \(isa)")
     }
+  }
+
+  @Test("Vector × matrix equals the naive fmaf loop bit for bit", arguments: [(1, 1), (17, 5), (64, 40), (100, 129), (1024, 9)])
+  func vecmatEqualsNaive(_ shape: (Int, Int)) {
+    let (n, k) = shape
+    var rng = SplitMix64(seed: UInt64(n * 1000 + k))
+    let x = Self.random(k, &rng), b = Self.random(k * (n + 3), &rng), bias = Self.random(n, &rng)
+    let ldb = n + 3  // a row stride wider than the row
+    var expected = [Float](repeating: 0, count: n)
+    for j in 0..<n {
+      var acc = bias[j]
+      for i in 0..<k { acc = fmaf(x[i], b[i * ldb + j], acc) }
+      expected[j] = acc
+    }
+    for isa in Int32(0)...KernelISA.best {
+      var y = [Float](repeating: .nan, count: n + 5)
+      bk_vecmat(isa, n, k, x, b, ldb, &y, bias, nil)
+      let bits = y[..<n].map(\.bitPattern), want = expected.map(\.bitPattern)
+      #expect(bits == want, "isa \(isa)")
+      let untouched = y[n...].allSatisfy { $0.isNaN }
+      #expect(untouched, "isa \(isa) wrote past the output")
+    }
+  }
+
+  /// The pool covers every index exactly once, also when regions start from
+  /// several threads at once (all but one run inline) and when a chunk opens
+  /// a nested region.
+  @Test func poolCoversEveryIndexOnceUnderConcurrency() {
+    let n = 10_000
+    let counts = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 8 * n)
+    counts.initialize(repeating: 0)
+    defer { counts.deallocate() }
+    let base = UncheckedPointer(counts.baseAddress!)
+    DispatchQueue.concurrentPerform(iterations: 8) { lane in
+      for round in 0..<20 {
+        parallelFor(n, threads: 1 + (lane + round) % 4) { lo, hi in
+          // a nested region inside a chunk runs on that chunk's thread
+          parallelFor(hi - lo, threads: 2) { a, b in
+            for i in (lo + a)..<(lo + b) { base.value[lane * n + i] += 1 }
+          }
+        }
+      }
+    }
+    #expect(counts.allSatisfy { $0 == 20 })
   }
 
   @Test func gemmThreadSplitsAreExact() {
@@ -145,22 +195,35 @@ struct KernelTests {
     }
   }
 
-  @Test func depthwiseEqualsNaiveOnEveryPath() {
-    var rng = SplitMix64(seed: 12)
-    let (c, h, wd, k, s, p) = (4, 10, 13, 3, 2, 1)
-    let oh = (h + 2 * p - k) / s + 1, ow = (wd + 2 * p - k) / s + 1
-    let x = Self.random(c * h * wd, &rng), w = Self.random(c * k * k, &rng), bias = Self.random(c, &rng)
+  /// Depthwise geometries: (channels, H, W, KH, KW, stride, pad, dilation). Widths
+  /// below, at and past one 8-lane block, stride 2 (gathers), kernels wider
+  /// than the row, dilation and an asymmetric kernel.
+  static let depthwiseCases: [(Int, Int, Int, Int, Int, Int, Int, Int)] = [
+    (4, 10, 13, 3, 3, 2, 1, 1), (3, 7, 7, 5, 5, 1, 2, 1), (3, 14, 14, 5, 5, 1, 2, 1),
+    (2, 14, 14, 5, 5, 2, 2, 1), (2, 9, 17, 3, 3, 1, 1, 1), (2, 8, 8, 3, 3, 1, 0, 1),
+    (2, 5, 3, 7, 7, 1, 3, 1), (2, 12, 19, 3, 3, 1, 2, 2), (2, 6, 11, 1, 5, 3, 2, 1),
+    (2, 16, 33, 3, 3, 2, 0, 1),
+  ]
+
+  @Test(arguments: depthwiseCases.indices)
+  func depthwiseEqualsNaiveOnEveryPath(_ index: Int) {
+    let (c, h, wd, kh, kw, s, p, d) = Self.depthwiseCases[index]
+    var rng = SplitMix64(seed: 12 + UInt64(index))
+    let oh = (h + 2 * p - d * (kh - 1) - 1) / s + 1, ow = (wd + 2 * p - d * (kw - 1) - 1) / s + 1
+    let x = Self.random(c * h * wd, &rng), w = Self.random(c * kh * kw, &rng)
+    var bias = Self.random(c, &rng)
+    bias[0] = -0.0  // a -0 start must survive padding taps on every path
     // Naive reference: in-bounds taps only, (i, j) order.
     var expected = [Float](repeating: 0, count: c * oh * ow)
     for ch in 0..<c {
       for yy in 0..<oh {
         for xx in 0..<ow {
           var acc = bias[ch]
-          for i in 0..<k {
-            for j in 0..<k {
-              let ih = yy * s - p + i, iw = xx * s - p + j
+          for i in 0..<kh {
+            for j in 0..<kw {
+              let ih = yy * s - p + i * d, iw = xx * s - p + j * d
               if ih >= 0 && ih < h && iw >= 0 && iw < wd {
-                acc = fmaf(w[(ch * k + i) * k + j], x[(ch * h + ih) * wd + iw], acc)
+                acc = fmaf(w[(ch * kh + i) * kw + j], x[(ch * h + ih) * wd + iw], acc)
               }
             }
           }
@@ -169,9 +232,15 @@ struct KernelTests {
       }
     }
     for isa in Int32(0)...KernelISA.best {
-      var y = [Float](repeating: .nan, count: c * oh * ow)
-      bk_depthwise(isa, &y, x, w, bias, h, wd, k, k, s, s, p, p, 1, 1, oh, ow, 0, c)
-      #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
+      var y = [Float](repeating: .nan, count: c * oh * ow + 8)
+      // Two channel ranges, as two threads would split them; the 8 floats past
+      // the end must stay untouched.
+      bk_depthwise(isa, &y, x, w, bias, h, wd, kh, kw, s, s, p, p, d, d, oh, ow, 0, 1)
+      bk_depthwise(isa, &y, x, w, bias, h, wd, kh, kw, s, s, p, p, d, d, oh, ow, 1, c)
+      let bits = y[..<(c * oh * ow)].map(\.bitPattern), want = expected.map(\.bitPattern)
+      #expect(bits == want, "isa \(isa)")
+      let untouched = y[(c * oh * ow)...].allSatisfy { $0.isNaN }
+      #expect(untouched, "isa \(isa) wrote past the output")
     }
   }
 
@@ -205,18 +274,19 @@ struct KernelTests {
     }
   }
 
-  @Test("SIMD activations equal the scalar code on every bit pattern sampled", arguments: [Int32(2), Int32(3)])
+  @Test("SIMD activations equal the scalar code on every bit pattern sampled", arguments: [Int32(1), 2, 3, 4, 5])
   func activationPathsAgree(_ act: Int32) {
+    let (alpha, beta): (Float, Float) = act >= 4 ? (1 / 6, 0.5) : (0, 0)
     var rng = SplitMix64(seed: 31)
     var x = (0..<20_000).map { i -> Float in
       i % 2 == 0 ? Float(bitPattern: UInt32(truncatingIfNeeded: rng.next())) : rng.float(in: -120...120)
     }
-    x += [.nan, -.nan, .infinity, -.infinity, 0, -0, 88.8, -104, 88.72283, -103.97208]
+    x += [.nan, -.nan, .infinity, -.infinity, 0, -0, 88.8, -104, 88.72283, -103.97208, 3, -3, 2.9999998, -3.0000002]
     var expected = x
-    bk_activate(&expected, expected.count, act, 0, 0)
+    bk_activate(&expected, expected.count, act, alpha, beta)
     for isa in Int32(0)...KernelISA.best {
       var y = x
-      bk_activate_isa(isa, &y, y.count, act, 0, 0)
+      bk_activate_isa(isa, &y, y.count, act, alpha, beta)
       #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
       #expect(zip(y, expected).allSatisfy { $0.bitPattern == $1.bitPattern }, "isa \(isa) NaN bits")
     }

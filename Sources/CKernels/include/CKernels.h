@@ -45,6 +45,13 @@ void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
                   const float *A, const float *x, const BKConvGeom *g,
                   float *y, const float *bias, const BKEpilogue *ep);
 
+/// y[n] = bias[n] + sum_k x[k] * B[k, n] for n in [0, N) (B row stride ldb),
+/// fmas in increasing k, then the epilogue; the same bits as bk_gemm with
+/// M = 1 and the bias per column. `bias` and `ep` may be NULL.
+void bk_vecmat(int isa, ptrdiff_t N, ptrdiff_t K, const float *x,
+               const float *B, ptrdiff_t ldb, float *y, const float *bias,
+               const BKEpilogue *ep);
+
 /// Reference for bk_gemm: a plain triple loop with fmaf.
 void bk_gemm_naive(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K,
                    const float *A, ptrdiff_t lda, const float *B,
@@ -88,6 +95,11 @@ void bk_depthwise(int isa, float *y, const float *x, const float *w,
                   ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH,
                   ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1);
 
+/// y[c] = (sum of the hw values of channel c, added in order from 0) / hw for
+/// c in [c0, c1): GlobalAveragePool's sum, eight channels at a time.
+void bk_channel_mean(float *y, const float *x, ptrdiff_t hw, ptrdiff_t c0,
+                     ptrdiff_t c1);
+
 /// Max pooling of channels [c0, c1) of one image over in-bounds taps
 /// (padding never wins); NaN propagates. Output rows of OW, planes of OH*OW.
 void bk_maxpool(int isa, float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
@@ -100,5 +112,14 @@ void bk_maxpool(int isa, float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
 /// a division. Every ISA gives the scalar code's bits.
 void bk_softmax(int isa, float *y, const float *x, ptrdiff_t len,
                 ptrdiff_t inner, ptrdiff_t i0, ptrdiff_t i1);
+
+/// One chunk of a parallel loop: indices [lo, hi) of the caller's range.
+typedef void (*BKTask)(void *ctx, ptrdiff_t lo, ptrdiff_t hi);
+
+/// Runs fn over [0, n) split into min(threads, n) contiguous chunks
+/// [n*k/t, n*(k+1)/t), chunk 0 on the caller, the others on persistent pool
+/// workers; returns when all are done. While another region is running (or
+/// when called from inside a chunk) the whole range runs on the caller.
+void bk_parallel_for(int threads, ptrdiff_t n, BKTask fn, void *ctx);
 
 #endif

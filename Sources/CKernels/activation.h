@@ -1,0 +1,125 @@
+// Vector activations on registers, shared by the activation pass (conv.c)
+// and the GEMM epilogues (gemm.c). Private to CKernels.
+#ifndef CKERNELS_ACTIVATION_H
+#define CKERNELS_ACTIVATION_H
+
+#include "CKernels.h"
+
+#include <immintrin.h>
+#include <math.h>
+
+#pragma STDC FP_CONTRACT OFF
+
+// Vector twins of bk_expf / sigmoid: the same operations in the same order
+// (separate multiply and add, no FMA), with out-of-range lanes blended to the
+// scalar code's special values, so every lane equals the scalar result.
+#define EXP_BODY(V, SET1, ADD, SUB, MUL, CVT, CASTI2F, ADDI, SLLI, SRAI, SRLI)   \
+  V t = ADD(MUL(x, SET1(1.44269504f)), SET1(12582912.0f));                    \
+  V n = SUB(t, SET1(12582912.0f));                                            \
+  V r = SUB(x, MUL(n, SET1(0.693145752f)));                                   \
+  r = SUB(r, MUL(n, SET1(1.42860677e-06f)));                                  \
+  V p = SET1(1.0f / 5040.0f);                                                 \
+  p = ADD(MUL(p, r), SET1(1.0f / 720.0f));                                    \
+  p = ADD(MUL(p, r), SET1(1.0f / 120.0f));                                    \
+  p = ADD(MUL(p, r), SET1(1.0f / 24.0f));                                     \
+  p = ADD(MUL(p, r), SET1(1.0f / 6.0f));                                      \
+  p = ADD(MUL(p, r), SET1(0.5f));                                             \
+  p = ADD(MUL(p, r), SET1(1.0f));                                             \
+  p = ADD(MUL(p, r), SET1(1.0f));                                             \
+  ivec ni = CVT(n);                                                           \
+  ivec n1 = SRAI(ADDI(ni, SRLI(ni, 31)), 1); /* ni / 2, toward zero */        \
+  ivec n2 = SUBI(ni, n1);                                                     \
+  p = MUL(p, CASTI2F(SLLI(ADDI(n1, SET1I(127)), 23)));                        \
+  p = MUL(p, CASTI2F(SLLI(ADDI(n2, SET1I(127)), 23)));
+
+__attribute__((target("avx512f"))) static inline __m512 exp512(__m512 x) {
+  typedef __m512i ivec;
+#define SUBI _mm512_sub_epi32
+#define SET1I _mm512_set1_epi32
+  EXP_BODY(__m512, _mm512_set1_ps, _mm512_add_ps, _mm512_sub_ps, _mm512_mul_ps,
+           _mm512_cvttps_epi32, _mm512_castsi512_ps, _mm512_add_epi32,
+           _mm512_slli_epi32, _mm512_srai_epi32, _mm512_srli_epi32)
+#undef SUBI
+#undef SET1I
+  __mmask16 hi = _mm512_cmp_ps_mask(x, _mm512_set1_ps(88.72283f), _CMP_GT_OQ);
+  __mmask16 lo = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-103.97208f), _CMP_LT_OQ);
+  __mmask16 nan = _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q);
+  p = _mm512_mask_mov_ps(p, hi, _mm512_set1_ps(INFINITY));
+  p = _mm512_mask_mov_ps(p, lo, _mm512_setzero_ps());
+  return _mm512_mask_mov_ps(p, nan, x);
+}
+
+__attribute__((target("avx2,fma"))) static inline __m256 exp256(__m256 x) {
+  typedef __m256i ivec;
+#define SUBI _mm256_sub_epi32
+#define SET1I _mm256_set1_epi32
+  EXP_BODY(__m256, _mm256_set1_ps, _mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps,
+           _mm256_cvttps_epi32, _mm256_castsi256_ps, _mm256_add_epi32,
+           _mm256_slli_epi32, _mm256_srai_epi32, _mm256_srli_epi32)
+#undef SUBI
+#undef SET1I
+  __m256 hi = _mm256_cmp_ps(x, _mm256_set1_ps(88.72283f), _CMP_GT_OQ);
+  __m256 lo = _mm256_cmp_ps(x, _mm256_set1_ps(-103.97208f), _CMP_LT_OQ);
+  __m256 nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+  p = _mm256_blendv_ps(p, _mm256_set1_ps(INFINITY), hi);
+  p = _mm256_blendv_ps(p, _mm256_setzero_ps(), lo);
+  return _mm256_blendv_ps(p, x, nan);
+}
+
+// One register of an activation (`BK_ACT_*`), lane for lane the scalar
+// bk_activate: sigmoid/SiLU via exp (NaN passes through unchanged); ReLU,
+// HardSigmoid and HardSwish by the scalar code's compare-and-select (ordered
+// compares are false for NaN, as `<` and `>` are; multiply then add, no FMA).
+__attribute__((target("avx512f"), always_inline)) static inline __m512
+act512v(__m512 v, int act, float alpha, float beta) {
+  const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);
+  switch (act) {
+  case BK_ACT_SIGMOID:
+  case BK_ACT_SILU: {
+    __m512 e = exp512(_mm512_sub_ps(zero, v));
+    __m512 s = _mm512_div_ps(one, _mm512_add_ps(one, e));
+    __m512 y = act == BK_ACT_SILU ? _mm512_mul_ps(v, s) : s;
+    return _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v);
+  }
+  case BK_ACT_RELU:
+    return _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), zero);
+  case BK_ACT_HARDSIGMOID:
+  case BK_ACT_HARDSWISH: {
+    __m512 h = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(alpha), v), _mm512_set1_ps(beta));
+    __mmask16 lo = _mm512_cmp_ps_mask(h, zero, _CMP_LT_OQ);
+    __mmask16 hi = _mm512_cmp_ps_mask(h, one, _CMP_GT_OQ);
+    h = _mm512_mask_mov_ps(_mm512_mask_mov_ps(h, hi, one), lo, zero);
+    return act == BK_ACT_HARDSWISH ? _mm512_mul_ps(v, h) : h;
+  }
+  default:
+    return v;
+  }
+}
+
+__attribute__((target("avx2,fma"), always_inline)) static inline __m256
+act256v(__m256 v, int act, float alpha, float beta) {
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+  switch (act) {
+  case BK_ACT_SIGMOID:
+  case BK_ACT_SILU: {
+    __m256 e = exp256(_mm256_sub_ps(zero, v));
+    __m256 s = _mm256_div_ps(one, _mm256_add_ps(one, e));
+    __m256 y = act == BK_ACT_SILU ? _mm256_mul_ps(v, s) : s;
+    return _mm256_blendv_ps(y, v, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+  }
+  case BK_ACT_RELU:
+    return _mm256_blendv_ps(v, zero, _mm256_cmp_ps(v, zero, _CMP_LT_OQ));
+  case BK_ACT_HARDSIGMOID:
+  case BK_ACT_HARDSWISH: {
+    __m256 h = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(alpha), v), _mm256_set1_ps(beta));
+    __m256 lo = _mm256_cmp_ps(h, zero, _CMP_LT_OQ);
+    __m256 hi = _mm256_cmp_ps(h, one, _CMP_GT_OQ);
+    h = _mm256_blendv_ps(_mm256_blendv_ps(h, one, hi), zero, lo);
+    return act == BK_ACT_HARDSWISH ? _mm256_mul_ps(v, h) : h;
+  }
+  default:
+    return v;
+  }
+}
+
+#endif
