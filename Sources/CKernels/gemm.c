@@ -403,13 +403,32 @@ static void vecmat_scalar(ptrdiff_t N, ptrdiff_t K, const float *x,
   }
 }
 
+// 256 columns per pass (16 accumulators): each row of B is read as a 1 KiB
+// contiguous run, which the prefetcher follows; narrow passes over a wide B
+// touch a new page per row instead.
+#define VM512_Q 16
 __attribute__((target("avx512f"))) static void
 vecmat512(ptrdiff_t N, ptrdiff_t K, const float *x, const float *B,
           ptrdiff_t ldb, float *y, const float *bias) {
-  for (ptrdiff_t n0 = 0; n0 < N; n0 += 64) {
+  ptrdiff_t n0 = 0;
+  for (; n0 + 16 * VM512_Q <= N; n0 += 16 * VM512_Q) {
+    __m512 acc[VM512_Q];
+    _Pragma("clang loop unroll(full)") for (int q = 0; q < VM512_Q; q++)
+      acc[q] = bias ? _mm512_loadu_ps(bias + n0 + 16 * q) : _mm512_setzero_ps();
+    for (ptrdiff_t k = 0; k < K; k++) {
+      __m512 a = _mm512_set1_ps(x[k]);
+      const float *b = B + k * ldb + n0;
+      _Pragma("clang loop unroll(full)") for (int q = 0; q < VM512_Q; q++)
+        acc[q] = _mm512_fmadd_ps(a, _mm512_loadu_ps(b + 16 * q), acc[q]);
+    }
+    _Pragma("clang loop unroll(full)") for (int q = 0; q < VM512_Q; q++)
+      _mm512_storeu_ps(y + n0 + 16 * q, acc[q]);
+  }
+  // The rest 64 columns at a time (4 accumulators, masked at the end).
+  for (; n0 < N; n0 += 64) {
     __mmask16 m[4];
     __m512 acc[4];
-    for (int q = 0; q < 4; q++) {
+    _Pragma("clang loop unroll(full)") for (int q = 0; q < 4; q++) {
       ptrdiff_t left = N - n0 - 16 * q;
       m[q] = left >= 16 ? 0xFFFF : left > 0 ? (__mmask16)((1u << left) - 1) : 0;
       acc[q] = bias ? _mm512_maskz_loadu_ps(m[q], bias + n0 + 16 * q) : _mm512_setzero_ps();
@@ -417,10 +436,11 @@ vecmat512(ptrdiff_t N, ptrdiff_t K, const float *x, const float *B,
     for (ptrdiff_t k = 0; k < K; k++) {
       __m512 a = _mm512_set1_ps(x[k]);
       const float *b = B + k * ldb + n0;
-      for (int q = 0; q < 4; q++)
+      _Pragma("clang loop unroll(full)") for (int q = 0; q < 4; q++)
         acc[q] = _mm512_fmadd_ps(a, _mm512_maskz_loadu_ps(m[q], b + 16 * q), acc[q]);
     }
-    for (int q = 0; q < 4; q++) _mm512_mask_storeu_ps(y + n0 + 16 * q, m[q], acc[q]);
+    _Pragma("clang loop unroll(full)") for (int q = 0; q < 4; q++)
+      _mm512_mask_storeu_ps(y + n0 + 16 * q, m[q], acc[q]);
   }
 }
 

@@ -26,14 +26,16 @@ func parallelGemm(
 }
 
 /// y[N] = bias + x[K] · B[K, N] then an activation (`bk_vecmat`), split across
-/// threads by 64-column blocks of independent outputs.
+/// threads by 256-column blocks of independent outputs (64 for small N, so
+/// two threads still get a share).
 func parallelVecMat(
   _ e: Exec, N: Int, K: Int, x: UnsafePointer<Float>, B: UnsafePointer<Float>, ldb: Int,
   y: UnsafeMutablePointer<Float>, bias: UnsafePointer<Float>?, act: FusedActivation?
 ) {
   withEpilogue(act) { ep in
-    parallelFor((N + 63) / 64, threads: N * K < 16384 ? 1 : e.threads) { lo, hi in
-      let n0 = lo * 64, n1 = min(hi * 64, N)
+    let block = N >= 1024 ? 256 : 64
+    parallelFor((N + block - 1) / block, threads: N * K < 16384 ? 1 : e.threads) { lo, hi in
+      let n0 = lo * block, n1 = min(hi * block, N)
       bk_vecmat(e.isa, n1 - n0, K, x, B + n0, ldb, y + n0, bias.map { $0 + n0 }, ep)
     }
   }

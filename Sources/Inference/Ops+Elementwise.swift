@@ -51,16 +51,36 @@ extension Operators {
           for r in r0..<r1 {
             let x = pa + rows.bases[0][r], y = pb + rows.bases[1][r], o = po + r * n
             switch op {
-            case .add: for i in 0..<n { o[i] = x[i &* sa] + y[i &* sb] }
-            case .sub: for i in 0..<n { o[i] = x[i &* sa] - y[i &* sb] }
-            case .mul: for i in 0..<n { o[i] = x[i &* sa] * y[i &* sb] }
-            case .div: for i in 0..<n { o[i] = x[i &* sa] / y[i &* sb] }
-            case .pow: for i in 0..<n { o[i] = power(x[i &* sa], y[i &* sb]) }
-            case .equal: for i in 0..<n { o[i] = x[i &* sa] == y[i &* sb] ? 1 : 0 }
+            case .add: binaryRow(o, x, sa, y, sb, n) { $0 + $1 }
+            case .sub: binaryRow(o, x, sa, y, sb, n) { $0 - $1 }
+            case .mul: binaryRow(o, x, sa, y, sb, n) { $0 * $1 }
+            case .div: binaryRow(o, x, sa, y, sb, n) { $0 / $1 }
+            case .pow: binaryRow(o, x, sa, y, sb, n) { power($0, $1) }
+            case .equal: binaryRow(o, x, sa, y, sb, n) { $0 == $1 ? 1 : 0 }
             }
           }
         }
       }
+    }
+  }
+
+  /// o[i] = f(x[i*sa], y[i*sb]) for one row. Unit and zero strides (plain
+  /// and per-channel broadcast, as in squeeze-excitation scaling) get loops the
+  /// compiler can vectorise; the arithmetic is the same in every branch.
+  @inline(__always) static func binaryRow(
+    _ o: UnsafeMutablePointer<Float>, _ x: UnsafePointer<Float>, _ sa: Int, _ y: UnsafePointer<Float>, _ sb: Int,
+    _ n: Int, _ f: (Float, Float) -> Float
+  ) {
+    if sa == 1 && sb == 1 {
+      for i in 0..<n { o[i] = f(x[i], y[i]) }
+    } else if sa == 1 && sb == 0 {
+      let v = y[0]
+      for i in 0..<n { o[i] = f(x[i], v) }
+    } else if sa == 0 && sb == 1 {
+      let u = x[0]
+      for i in 0..<n { o[i] = f(u, y[i]) }
+    } else {
+      for i in 0..<n { o[i] = f(x[i &* sa], y[i &* sb]) }
     }
   }
 
