@@ -30,12 +30,14 @@ struct EvalSetCards: ParsableCommand {
     } catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
     if json {
       print(try JSONValue.object([
-        "boards": .int(e.boards), "exact_boards": .int(e.exactBoards), "board_accuracy": .double(e.boardAccuracy),
+        "boards": .int(e.boards), "exact_boards": .int(e.exactBoards),
+        "failed_seeds": .array(e.failedSeeds.map { .int(Int($0)) }), "board_accuracy": .double(e.boardAccuracy),
         "card_recall": .double(Double(e.cardsFound) / Double(max(1, e.cardsTotal))),
         "attribute_accuracy": .double(Double(e.cardsCorrect) / Double(max(1, e.cardsFound))), "median_ms": .double(e.medianMS),
       ]).canonicalText(), terminator: "")
     } else {
-      print("\(e.exactBoards)/\(e.boards) boards with exactly the true Sets (\(String(format: "%.1f", e.boardAccuracy * 100)) %); cards found \(e.cardsFound)/\(e.cardsTotal); all four attributes right on \(e.cardsCorrect)/\(e.cardsFound); median \(String(format: "%.0f", e.medianMS)) ms per board")
+      print("\(e.exactBoards)/\(e.boards) boards with exactly the true Sets (\(String(format: "%.1f", e.boardAccuracy * 100)) %); cards found \(e.cardsFound)/\(e.cardsTotal); all four attributes right on \(e.cardsCorrect)/\(e.cardsFound); median \(String(format: "%.0f", e.medianMS)) ms per board"
+        + (e.failedSeeds.isEmpty ? "" : "; failed board seeds: \(e.failedSeeds.map(String.init).joined(separator: ", "))"))
     }
   }
 }

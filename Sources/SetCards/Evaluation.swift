@@ -11,6 +11,8 @@ public struct BoardEvaluation: Sendable {
   /// Matched cards whose four attributes are all right.
   public let cardsCorrect: Int
   public let medianMS: Double
+  /// Seeds of the boards whose Sets differ from the truth (to reproduce them).
+  public let failedSeeds: [UInt64]
   public var boardAccuracy: Double { boards > 0 ? Double(exactBoards) / Double(boards) : 0 }
 }
 
@@ -23,6 +25,7 @@ public enum BoardEvaluator {
     let cls = try ONNXCardClassifier(path: classifier)
     var exact = 0, found = 0, total = 0, correct = 0
     var times: [Double] = []
+    var failed: [UInt64] = []
     for b in 0..<boards {
       let render = try TableSynthesizer.render(SetTableSpec(seed: seed + UInt64(b), size: PixelSize(width: 960, height: 720), cardCount: cards))
       let t0 = clock()
@@ -43,10 +46,14 @@ public enum BoardEvaluator {
         let m = s.compactMap { truthOf[$0] }
         return m.count == 3 ? m.sorted() : nil
       })
-      if detectedSets == Set(render.sets.map { $0.sorted() }) && detectedSets.count == result.sets.count { exact += 1 }
+      if detectedSets == Set(render.sets.map { $0.sorted() }) && detectedSets.count == result.sets.count {
+        exact += 1
+      } else {
+        failed.append(seed + UInt64(b))
+      }
     }
     times.sort()
     return BoardEvaluation(boards: boards, exactBoards: exact, cardsFound: found, cardsTotal: total, cardsCorrect: correct,
-                           medianMS: times.isEmpty ? 0 : times[times.count / 2])
+                           medianMS: times.isEmpty ? 0 : times[times.count / 2], failedSeeds: failed)
   }
 }
