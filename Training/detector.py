@@ -10,6 +10,8 @@ Usage:
   python detector.py train --data DIR [--data DIR ...] --nc 2 --steps N --out run.pt [--init W.pt --decay]
   python detector.py export --weights run.pt --out model.onnx
   python detector.py eval --weights model.onnx --data HELDOUT --nc 2 --mode letterbox|stretch
+  python detector.py sweep --weights model.onnx --data SELECT --nc 2   (threshold → --logit-shift)
+  python detector.py export --weights run.pt --out model.onnx --logit-shift 0:0.48
 """
 import argparse
 import glob
@@ -436,6 +438,16 @@ def export(args):
     model.load_state_dict(ck["model"])
     model.set_grid(INPUT)
     model.eval()
+    # Score calibration: a constant added to one class's logit (folded into the
+    # bias of that class's output channel in every head), chosen on the
+    # selection set so the operating threshold falls where precision and
+    # recall balance. Sigmoid is monotone, so the ranking is unchanged.
+    for spec in args.logit_shift or []:
+        c, v = spec.split(":")
+        with torch.no_grad():
+            for conv in model.heads:
+                conv.bias[4 + int(c)] += float(v)
+        print(f"class {c} logit shifted by {float(v):+.4f}")
     x = torch.zeros(1, 3, INPUT, INPUT)
     torch.onnx.export(model, x, args.out, opset_version=17, do_constant_folding=True,
                       input_names=["images"], output_names=["output0"], dynamo=False)
@@ -558,6 +570,29 @@ def evaluate(args):
     print(json.dumps(res))
 
 
+def sweep(args):
+    """Recall, precision and F1 of class 0 at several confidence thresholds (for
+    choosing a calibration on a selection set, never on the held-out set)."""
+    import copy
+    import io
+    import contextlib
+    best = None
+    for t in [float(v) for v in args.thresholds.split(",")]:
+        a = copy.copy(args)
+        a.conf = t
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            evaluate(a)
+        r = json.loads(buf.getvalue())
+        f1 = 2 * r["recall"] * r["precision"] / max(1e-9, r["recall"] + r["precision"])
+        print(f"conf {t:.2f} recall {r['recall']:.3f} precision {r['precision']:.3f} f1 {f1:.3f} "
+              f"median error {r['median_center_error_px']}", flush=True)
+        if best is None or f1 > best[1]:
+            best = (t, f1)
+    shift = math.log(args.target / (1 - args.target)) - math.log(best[0] / (1 - best[0]))
+    print(f"best F1 {best[1]:.3f} at conf {best[0]:.2f}: --logit-shift 0:{shift:.4f} moves it to {args.target}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -584,6 +619,8 @@ def main():
     e = sub.add_parser("export")
     e.add_argument("--weights", required=True)
     e.add_argument("--out", required=True)
+    e.add_argument("--logit-shift", action="append", metavar="CLASS:VALUE",
+                   help="add VALUE to CLASS's logit before the sigmoid (score calibration)")
     v = sub.add_parser("eval")
     v.add_argument("--weights", required=True)
     v.add_argument("--data", required=True)
@@ -595,8 +632,19 @@ def main():
     v.add_argument("--match", default="center", choices=["center", "iou"],
                    help="class 0 match rule: centre within half the box size (>= 4 px), or IoU >= 0.5")
     v.add_argument("--threads", type=int, default=2)
+    w = sub.add_parser("sweep")
+    w.add_argument("--weights", required=True)
+    w.add_argument("--data", required=True)
+    w.add_argument("--nc", type=int, required=True)
+    w.add_argument("--mode", default="letterbox", choices=["letterbox", "stretch"])
+    w.add_argument("--iou", type=float, default=0.5)
+    w.add_argument("--limit", type=int, default=0)
+    w.add_argument("--match", default="center", choices=["center", "iou"])
+    w.add_argument("--threads", type=int, default=2)
+    w.add_argument("--thresholds", default="0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5")
+    w.add_argument("--target", type=float, default=0.35, help="the threshold the calibrated model is used at")
     a = ap.parse_args()
-    {"train": train, "export": export, "eval": evaluate}[a.cmd](a)
+    {"train": train, "export": export, "eval": evaluate, "sweep": sweep}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,8 @@ struct EvalArchery: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "archery", abstract: "Arrow detector through the whole pipeline: recall, precision, impact error, score accuracy.")
   @Option(parsing: .unconditional) var images: Int = 50
   @Option(help: "First image seed (held out: training used other seeds).") var seed: UInt64 = 7_000_000
-  @Option var model: String = "Models/arrow-detector.onnx"
+  @Option(help: "An ONNX detector, or 'truth' for a perfect detector (the rest of the pipeline's ceiling).")
+  var model: String = "Models/arrow-detector.onnx"
   @Option var profile: String = "ios"
   @Option var size: String = "1280x960"
   @Flag var json = false

@@ -65,10 +65,18 @@ public struct Rectification: Sendable, Hashable {
     let c2 = m[0] * m[4] - m[1] * m[3] + m[0] * m[8] - m[2] * m[6] + m[4] * m[8] - m[5] * m[7]
     let det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6])
     let roots = cubicRoots(1, -tr, c2, -det)
-    guard roots.count == 3 else { return nil }
-    let lambda = roots.max { a, b in
-      roots.filter { $0 != a }.map { abs($0 - a) }.min()! < roots.filter { $0 != b }.map { abs($0 - b) }.min()!
-    }!
+    let lambda: Double
+    if roots.count == 3 {
+      lambda = roots.max { a, b in
+        roots.filter { $0 != a }.map { abs($0 - a) }.min()! < roots.filter { $0 != b }.map { abs($0 - b) }.min()!
+      }!
+    } else if roots.count == 1 {
+      // Fitted (noisy) ellipses split the double eigenvalue into a complex
+      // pair; the one real root is then the distinct one.
+      lambda = roots[0]
+    } else {
+      return nil
+    }
     let r = [m[0] - lambda, m[1], m[2], m[3], m[4] - lambda, m[5], m[6], m[7], m[8] - lambda]
     let rows = [(r[0], r[1], r[2]), (r[3], r[4], r[5]), (r[6], r[7], r[8])]
     var best = (0.0, 0.0, 0.0), norm = 0.0
@@ -85,13 +93,17 @@ public struct Rectification: Sendable, Hashable {
   static func cubicRoots(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> [Double] {
     let p = (3 * a * c - b * b) / (3 * a * a), q = (2 * b * b * b - 9 * a * b * c + 27 * a * a * d) / (27 * a * a * a)
     let shift = -b / (3 * a)
-    if p < 0 {
-      let r = 2 * (-p / 3).squareRoot()
-      let arg = max(-1, min(1, 3 * q / (p * r)))
-      let phi = acos(arg) / 3
-      return (0..<3).map { r * cos(phi - 2 * .pi * Double($0) / 3) + shift }
+    let disc = q * q / 4 + p * p * p / 27
+    if disc > 0 {
+      // One real root (Cardano); the other two are a complex pair.
+      let sq = disc.squareRoot()
+      return [cbrt(-q / 2 + sq) + cbrt(-q / 2 - sq) + shift]
     }
-    return [cbrt(-q / 2 + (q * q / 4 + p * p * p / 27).squareRoot()) + cbrt(-q / 2 - (q * q / 4 + p * p * p / 27).squareRoot()) + shift]
+    guard p < 0 else { return [shift] }  // p = q = 0: a triple root
+    let r = 2 * (-p / 3).squareRoot()
+    let arg = max(-1, min(1, 3 * q / (p * r)))
+    let phi = acos(arg) / 3
+    return (0..<3).map { r * cos(phi - 2 * .pi * Double($0) / 3) + shift }
   }
 
   static func multiply(_ a: [Double], _ b: [Double]) -> [Double] {

@@ -131,6 +131,8 @@ public enum TargetLocator {
                          window: Double) -> [(Double, Double)] {
     var out: [(Double, Double)] = []
     let steps = 160
+    // Pixels between samples along a ray (mean semi-axis × window span / steps).
+    let spacing = (e.a + e.b) / 2 * radius * 2 * window / Double(steps)
     var profile = [Double](repeating: 0, count: steps + 1)
     for k in 0..<180 {
       let t = Double(k) * 2 * .pi / 180
@@ -140,7 +142,9 @@ public enum TargetLocator {
         let p = e.denormalize(r * cos(t), r * sin(t))
         profile[i] = sampleLuma(img, p.0, p.1)
       }
-      var bestI = -1, bestG = 25.0  // ignore steps under 25 levels
+      // Ignore edges under 12.5 levels per pixel along the ray; the sample
+      // spacing shrinks with the window, so the threshold is per pixel.
+      var bestI = -1, bestG = 12.5 * 2 * spacing
       for i in 1..<steps {
         let g = (profile[i + 1] - profile[i - 1]) * (darkerInside ? 1 : -1)
         if g > bestG { bestG = g; bestI = i }

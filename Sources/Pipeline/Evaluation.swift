@@ -24,6 +24,8 @@ public struct ArcheryEvaluation: Sendable {
 /// Synthesizes 10-zone photos (tilt up to 25°) with seeds `seed…`, runs the
 /// pipeline with the model, and compares each true arrow with the nearest
 /// detection within a match radius: detected, located and scored right.
+/// `model: "truth"` replaces the detector with the true boxes: the ceiling the
+/// rest of the pipeline (target fit, rectification, scoring) allows.
 public enum ArcheryEvaluator {
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0
@@ -34,8 +36,13 @@ public enum ArcheryEvaluator {
       var spec = SceneSpec(face: "10_zone", seed: seed + UInt64(i), size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))
       spec.camera.tiltDeg = g.uniform(0...25)
       let synth = try Synthesizer.render(spec)
-      var req = RunRequest(image: synth.image, profile: try PlatformProfile.named(profile), face: face, diameterCm: synth.truth.scene.diameterCm,
-                           rule: .inclusive, detector: .model(path: model), expectedArrows: synth.truth.arrows.count)
+      let prof = try PlatformProfile.named(profile)
+      // "truth": a perfect detector (true boxes), to measure the rest of the pipeline.
+      let detector: DetectorSource = model == "truth"
+        ? .boxes(truthBoxes(synth.truth, mapping: prof.mapping(width: width, height: height), confidences: [0.9], targetBox: true))
+        : .model(path: model)
+      var req = RunRequest(image: synth.image, profile: prof, face: face, diameterCm: synth.truth.scene.diameterCm,
+                           rule: .inclusive, detector: detector, expectedArrows: synth.truth.arrows.count)
       req.precision = .double
       req.gestures = [.confirm]
       let r = try ArcheryPipeline.run(req)

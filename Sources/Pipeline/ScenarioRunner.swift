@@ -110,17 +110,8 @@ public enum ScenarioRunner {
       return .model(path: m)
     default:
       let mapping = profile.mapping(width: image.width, height: image.height)
-      var boxes: [RawBox] = []
       let conf = s.detector.confidences.isEmpty ? [0.9] : s.detector.confidences
-      for (i, a) in truth.arrows.enumerated() {
-        let b = PixelBox(x: a.box[0], y: a.box[1], width: a.box[2] - a.box[0], height: a.box[3] - a.box[1])
-        boxes.append(mapping.toInput(b, confidence: conf[i % conf.count], classID: 0))
-      }
-      if s.detector.targetBox {
-        let t = truth.targetBox
-        boxes.append(mapping.toInput(PixelBox(x: t[0], y: t[1], width: t[2] - t[0], height: t[3] - t[1]), confidence: 0.95, classID: 1))
-      }
-      return .boxes(boxes + extra)
+      return .boxes(truthBoxes(truth, mapping: mapping, confidences: conf, targetBox: s.detector.targetBox) + extra)
     }
   }
 }

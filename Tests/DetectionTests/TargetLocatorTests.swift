@@ -80,4 +80,38 @@ struct RectificationTests {
     #expect(worstRect < 0.004, "rectified error \(worstRect)")
     #expect(worstRect < worstAffine / 3, "rectified \(worstRect) vs affine \(worstAffine)")
   }
+
+  /// The default photo look (blur, sensor noise, JPEG, old holes, arrows) at
+  /// 1280x960, as `eval archery` draws it: the second ring edge is found (the
+  /// edge threshold is per pixel, so the narrow search window still sees a
+  /// blurred edge) and the perspective is undone at every tilt.
+  @Test(arguments: [(UInt64(7_000_009), 24.0), (7_000_003, 20.0), (7_000_001, 8.0), (7_000_008, 3.5)])
+  func rectifiesDefaultPhotos(seed: UInt64, tilt: Double) throws {
+    var s = SceneSpec(face: "10_zone", seed: seed, size: ImageSize(width: 1280, height: 960), arrowCount: 6)
+    s.camera.tiltDeg = tilt
+    let r = try Synthesizer.render(s)
+    let box = r.truth.targetBox
+    let hint = FittedEllipse(cx: (box[0] + box[2]) / 2, cy: (box[1] + box[3]) / 2, a: (box[2] - box[0]) / 2, b: (box[3] - box[1]) / 2, angleDeg: 0)
+    let fit = TargetLocator.locate(r.image, face: try FaceCatalog.face(named: "10_zone"), hint: hint)
+    #expect(fit.method == "ring-edges-rectified")
+    var worst = 0.0
+    for a in r.truth.arrows {
+      let n = fit.normalize(a.pixelX, a.pixelY)
+      let d = (a.normalizedX * a.normalizedX + a.normalizedY * a.normalizedY).squareRoot()
+      worst = max(worst, abs((n.0 * n.0 + n.1 * n.1).squareRoot() - d))
+    }
+    #expect(worst < 0.006, "worst distance error \(worst)")
+  }
+
+  /// Noisy conics split the double eigenvalue into a complex pair: the cubic
+  /// then has one real root, which is the distinct eigenvalue.
+  @Test func cubicWithAComplexPairGivesItsRealRoot() {
+    // (x − 2)(x² − 2·0.9x + 0.81 + 1e-4): roots 2 and 0.9 ± 0.01i
+    let b = -(2 + 1.8), c = 2 * 1.8 + 0.8101, d = -2 * 0.8101
+    let roots = Rectification.cubicRoots(1, b, c, d)
+    #expect(roots.count == 1)
+    #expect(abs(roots[0] - 2) < 1e-9, "\(roots)")
+    // Three real roots still come back as three.
+    #expect(Rectification.cubicRoots(1, -6, 11, -6).sorted().enumerated().allSatisfy { abs($0.element - Double($0.offset + 1)) < 1e-9 })
+  }
 }
