@@ -22,8 +22,9 @@ extension RunCommand {
     } catch let e as ObstacleError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
   }
 
-  /// `run --kind setcards --image PHOTO.png --out RESULT.json`. Until the card
-  /// models ship, detections and classes come from `--truth` (a synth truth file).
+  /// `run --kind setcards --image PHOTO.png --out RESULT.json`: the shipped card
+  /// models (or `--model`/`--classifier`), or with `--truth` (a synth truth
+  /// file) a perfect detector and classifier.
   func runSetCards() throws {
     guard let image else { throw CLIError(message: "--image is required for --kind setcards") }
     try OutputPaths.checkWritable(out, flag: "--out")
