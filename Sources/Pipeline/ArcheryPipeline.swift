@@ -107,7 +107,7 @@ public enum ArcheryPipeline {
                      persisted: persisted, error: failure)
   }
 
-  static func error_(_ e: Error) -> String { (e as? CustomStringConvertible)?.description ?? "\(e)" }
+  static func error_(_ e: Error) -> String { String(describing: e) }
 
   /// Stage 1: candidates from the injected source or the model.
   static func detect(_ r: RunRequest) throws -> [RawBox] {
