@@ -106,4 +106,15 @@ struct PipelineTests {
     let out = try ScenarioRunner.run(s, id: "err", workDir: work)
     #expect(out.failures.isEmpty, "\(out.failures)")
   }
+
+  /// With a perfect detector the rest of the pipeline (ring fit, rectification,
+  /// scoring) must score every arrow of default-look tilted photos right; this
+  /// is the ceiling `eval archery` compares the shipped detector with.
+  @Test func perfectDetectorScoresEveryArrowThroughThePipeline() throws {
+    let e = try ArcheryEvaluator.run(images: 4, seed: 7_000_000, model: "truth", profile: "ios", width: 960, height: 720)
+    #expect(e.truthArrows > 10 && e.matched == e.truthArrows && e.detections == e.truthArrows)
+    #expect(e.targetsFound == 4)
+    #expect(e.scoresCorrect == e.truthArrows, "\(e.scoresCorrect) of \(e.truthArrows) scored right")
+  }
 }
+
