@@ -4,6 +4,7 @@
 // agree bit for bit (see CKernels.h).
 #include "CKernels.h"
 #include "activation.h"
+#include "internal.h"
 
 #include <cpuid.h>
 #include <immintrin.h>
@@ -287,10 +288,6 @@ ukr256(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
   }
 }
 
-__attribute__((target("avx2,fma"))) static __m256i lane_mask(ptrdiff_t n) {
-  __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), idx);
-}
 
 NO_MEMCPY __attribute__((target("avx2,fma"))) static void
 gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
@@ -332,87 +329,6 @@ gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
   }
 }
 
-// MARK: Direct convolution (stem layers)
-
-// For few input channels (K = C*KH*KW <= 32, e.g. the RGB stem) packing im2col
-// panels costs more than the multiply. Here sixteen output pixels of one row
-// sit in a vector and each of the MB output channels has its own accumulator;
-// taps go in increasing k, and a padding tap adds w*0 exactly as the packed
-// path's zero does, so the bits equal bk_conv_gemm's.
-#define DIRECT_MAX_K 32
-__attribute__((target("avx512f"), always_inline)) static inline void
-direct512(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
-          const float *x, const BKConvGeom *g, float *y, const float *bias,
-          const BKEpilogue *ep) {
-  const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW;
-  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  const __m512i zero = _mm512_setzero_si512(), wlimit = _mm512_set1_epi32((int)g->W);
-  const ptrdiff_t sw = g->sw;
-  for (ptrdiff_t n = n0; n < n1;) {
-    ptrdiff_t oh = n / g->OW, ow = n % g->OW;
-    ptrdiff_t len = g->OW - ow < 16 ? g->OW - ow : 16;
-    if (len > n1 - n) len = n1 - n;
-    __mmask16 tail = (__mmask16)((1u << len) - 1);
-    __m512 acc[24];
-    _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
-      acc[m] = _mm512_set1_ps(bias ? bias[m] : 0.0f);
-    ptrdiff_t k = 0;
-    for (ptrdiff_t c = 0; c < g->C; c++)
-      for (ptrdiff_t i = 0; i < g->KH; i++) {
-        ptrdiff_t ih = oh * g->sh - g->ph + i * g->dh;
-        int rowok = ih >= 0 && ih < g->H;
-        uintptr_t row = (uintptr_t)(x + (c * g->H + (rowok ? ih : 0)) * g->W);
-        for (ptrdiff_t j = 0; j < g->KW; j++, k++) {
-          ptrdiff_t iw0 = ow * sw - g->pw + j * g->dw;
-          __m512 v = _mm512_setzero_ps();
-          if (rowok) {
-            // Masked-off lanes are never read, so the start may lie before
-            // the row; it is formed as an integer for that reason.
-            const float *p = (const float *)(row + (uintptr_t)iw0 * sizeof(float));
-            if (sw == 1) {
-              __m512i col = _mm512_add_epi32(lane, _mm512_set1_epi32((int)iw0));
-              __mmask16 mk = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(col, zero), col, wlimit);
-              v = _mm512_maskz_loadu_ps(mk, p);
-            } else if (sw == 2) {
-              __m512i c0 = _mm512_add_epi32(lane, _mm512_set1_epi32((int)iw0));
-              __m512i c1 = _mm512_add_epi32(c0, _mm512_set1_epi32(16));
-              __mmask16 m0 = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(c0, zero), c0, wlimit);
-              __mmask16 m1 = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(c1, zero), c1, wlimit);
-              v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(m0, p), even, _mm512_maskz_loadu_ps(m1, p + 16));
-            } else {
-              __m512i col = _mm512_add_epi32(_mm512_mullo_epi32(lane, _mm512_set1_epi32((int)sw)),
-                                             _mm512_set1_epi32((int)iw0));
-              __mmask16 mk = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(col, zero), col, wlimit);
-              v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mk, col, (const float *)row, 4);
-            }
-          }
-          _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
-            acc[m] = _mm512_fmadd_ps(_mm512_set1_ps(A[m * K + k]), v, acc[m]);
-        }
-      }
-    if (ep && ep->act)
-      _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
-        acc[m] = act512v(acc[m], ep->act, ep->alpha, ep->beta);
-    _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
-      _mm512_mask_storeu_ps(y + m * ldc + n, tail, acc[m]);
-    n += len;
-  }
-}
-
-__attribute__((target("avx512f"))) static int
-conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
-               const float *x, const BKConvGeom *g, float *y, const float *bias,
-               const BKEpilogue *ep) {
-  if (g->C * g->KH * g->KW > DIRECT_MAX_K || g->W > (ptrdiff_t)1 << 28) return 0;
-  switch (M) {
-  case 8: direct512(8, n0, n1, A, x, g, y, bias, ep); return 1;
-  case 16: direct512(16, n0, n1, A, x, g, y, bias, ep); return 1;
-  case 24: direct512(24, n0, n1, A, x, g, y, bias, ep); return 1;
-  default: return 0;
-  }
-}
-
 NO_MEMCPY void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
                   const float *A, const float *x, const BKConvGeom *g,
                   float *y, const float *bias, const BKEpilogue *ep) {
@@ -421,7 +337,7 @@ NO_MEMCPY void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
   int best = bk_best_isa();
   if (isa > best) isa = best;
   if (isa == BK_ISA_AVX512) {
-    if (!conv_direct512(M, n0, n1, A, x, g, y, bias, ep))
+    if (!bk_conv_direct512(M, n0, n1, A, x, g, y, bias, ep))
       gemm512(M, N, K, A, K, g, x, 0, y + n0, ldc, bias, n0, ep);
   } else if (isa == BK_ISA_AVX2) {
     gemm256(M, N, K, A, K, g, x, 0, y + n0, ldc, bias, n0, ep);
@@ -462,102 +378,4 @@ void bk_gemm(int isa, ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A,
     gemm256(M, N, K, A, lda, NULL, B, ldb, C, ldc, bias, 0, ep);
   else
     gemm_scalar(M, N, K, A, lda, B, ldb, C, ldc, bias, ep);
-}
-
-// MARK: Vector × matrix
-
-// y[n] = bias[n] + sum_k x[k] * B[k, n]: one accumulator per output, fmas in
-// increasing k, SIMD across n. No packing: every B element is used once, so
-// a copy would only add traffic (Linear layers at batch 1, 1x1 convs on a
-// 1x1 map with pre-transposed weights).
-static void vecmat_scalar(ptrdiff_t N, ptrdiff_t K, const float *x,
-                          const float *B, ptrdiff_t ldb, float *y,
-                          const float *bias) {
-  for (ptrdiff_t n0 = 0; n0 < N; n0 += 16) {
-    ptrdiff_t nr = N - n0 < 16 ? N - n0 : 16;
-    float acc[16];
-    for (ptrdiff_t l = 0; l < nr; l++) acc[l] = bias ? bias[n0 + l] : 0.0f;
-    for (ptrdiff_t k = 0; k < K; k++) {
-      const float *b = B + k * ldb + n0;
-      for (ptrdiff_t l = 0; l < nr; l++) acc[l] = fmaf(x[k], b[l], acc[l]);
-    }
-    for (ptrdiff_t l = 0; l < nr; l++) y[n0 + l] = acc[l];
-  }
-}
-
-// 256 columns per pass (16 accumulators): each row of B is read as a 1 KiB
-// contiguous run, which the prefetcher follows; narrow passes over a wide B
-// touch a new page per row instead.
-#define VM512_Q 16
-__attribute__((target("avx512f"))) static void
-vecmat512(ptrdiff_t N, ptrdiff_t K, const float *x, const float *B,
-          ptrdiff_t ldb, float *y, const float *bias) {
-  ptrdiff_t n0 = 0;
-  for (; n0 + 16 * VM512_Q <= N; n0 += 16 * VM512_Q) {
-    __m512 acc[VM512_Q];
-    _Pragma("clang loop unroll(full)") for (int q = 0; q < VM512_Q; q++)
-      acc[q] = bias ? _mm512_loadu_ps(bias + n0 + 16 * q) : _mm512_setzero_ps();
-    for (ptrdiff_t k = 0; k < K; k++) {
-      __m512 a = _mm512_set1_ps(x[k]);
-      const float *b = B + k * ldb + n0;
-      _Pragma("clang loop unroll(full)") for (int q = 0; q < VM512_Q; q++)
-        acc[q] = _mm512_fmadd_ps(a, _mm512_loadu_ps(b + 16 * q), acc[q]);
-    }
-    _Pragma("clang loop unroll(full)") for (int q = 0; q < VM512_Q; q++)
-      _mm512_storeu_ps(y + n0 + 16 * q, acc[q]);
-  }
-  // The rest 64 columns at a time (4 accumulators, masked at the end).
-  for (; n0 < N; n0 += 64) {
-    __mmask16 m[4];
-    __m512 acc[4];
-    _Pragma("clang loop unroll(full)") for (int q = 0; q < 4; q++) {
-      ptrdiff_t left = N - n0 - 16 * q;
-      m[q] = left >= 16 ? 0xFFFF : left > 0 ? (__mmask16)((1u << left) - 1) : 0;
-      acc[q] = bias ? _mm512_maskz_loadu_ps(m[q], bias + n0 + 16 * q) : _mm512_setzero_ps();
-    }
-    for (ptrdiff_t k = 0; k < K; k++) {
-      __m512 a = _mm512_set1_ps(x[k]);
-      const float *b = B + k * ldb + n0;
-      _Pragma("clang loop unroll(full)") for (int q = 0; q < 4; q++)
-        acc[q] = _mm512_fmadd_ps(a, _mm512_maskz_loadu_ps(m[q], b + 16 * q), acc[q]);
-    }
-    _Pragma("clang loop unroll(full)") for (int q = 0; q < 4; q++)
-      _mm512_mask_storeu_ps(y + n0 + 16 * q, m[q], acc[q]);
-  }
-}
-
-__attribute__((target("avx2,fma"))) static void
-vecmat256(ptrdiff_t N, ptrdiff_t K, const float *x, const float *B,
-          ptrdiff_t ldb, float *y, const float *bias) {
-  for (ptrdiff_t n0 = 0; n0 < N; n0 += 32) {
-    __m256i m[4];
-    __m256 acc[4];
-    for (int q = 0; q < 4; q++) {
-      ptrdiff_t left = N - n0 - 8 * q;
-      m[q] = lane_mask(left >= 8 ? 8 : left > 0 ? left : 0);
-      acc[q] = bias ? _mm256_maskload_ps(bias + n0 + 8 * q, m[q]) : _mm256_setzero_ps();
-    }
-    for (ptrdiff_t k = 0; k < K; k++) {
-      __m256 a = _mm256_set1_ps(x[k]);
-      const float *b = B + k * ldb + n0;
-      for (int q = 0; q < 4; q++)
-        acc[q] = _mm256_fmadd_ps(a, _mm256_maskload_ps(b + 8 * q, m[q]), acc[q]);
-    }
-    for (int q = 0; q < 4; q++) _mm256_maskstore_ps(y + n0 + 8 * q, m[q], acc[q]);
-  }
-}
-
-void bk_vecmat(int isa, ptrdiff_t N, ptrdiff_t K, const float *x,
-               const float *B, ptrdiff_t ldb, float *y, const float *bias,
-               const BKEpilogue *ep) {
-  if (N <= 0) return;
-  int best = bk_best_isa();
-  if (isa > best) isa = best;
-  if (isa == BK_ISA_AVX512)
-    vecmat512(N, K, x, B, ldb, y, bias);
-  else if (isa == BK_ISA_AVX2)
-    vecmat256(N, K, x, B, ldb, y, bias);
-  else
-    vecmat_scalar(N, K, x, B, ldb, y, bias);
-  if (ep && ep->act) bk_activate_isa(isa, y, N, ep->act, ep->alpha, ep->beta);
 }

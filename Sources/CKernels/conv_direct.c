@@ -1,0 +1,92 @@
+// Direct convolution for stem layers (few input channels), AVX-512.
+#include "CKernels.h"
+#include "activation.h"
+#include "internal.h"
+
+#include <immintrin.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#pragma STDC FP_CONTRACT OFF
+
+// MARK: Direct convolution (stem layers)
+
+// For few input channels (K = C*KH*KW <= 32, e.g. the RGB stem) packing im2col
+// panels costs more than the multiply. Here sixteen output pixels of one row
+// sit in a vector and each of the MB output channels has its own accumulator;
+// taps go in increasing k, and a padding tap adds w*0 exactly as the packed
+// path's zero does, so the bits equal bk_conv_gemm's.
+#define DIRECT_MAX_K 32
+__attribute__((target("avx512f"), always_inline)) static inline void
+direct512(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
+          const float *x, const BKConvGeom *g, float *y, const float *bias,
+          const BKEpilogue *ep) {
+  const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW;
+  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i zero = _mm512_setzero_si512(), wlimit = _mm512_set1_epi32((int)g->W);
+  const ptrdiff_t sw = g->sw;
+  for (ptrdiff_t n = n0; n < n1;) {
+    ptrdiff_t oh = n / g->OW, ow = n % g->OW;
+    ptrdiff_t len = g->OW - ow < 16 ? g->OW - ow : 16;
+    if (len > n1 - n) len = n1 - n;
+    __mmask16 tail = (__mmask16)((1u << len) - 1);
+    __m512 acc[24];
+    _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
+      acc[m] = _mm512_set1_ps(bias ? bias[m] : 0.0f);
+    ptrdiff_t k = 0;
+    for (ptrdiff_t c = 0; c < g->C; c++)
+      for (ptrdiff_t i = 0; i < g->KH; i++) {
+        ptrdiff_t ih = oh * g->sh - g->ph + i * g->dh;
+        int rowok = ih >= 0 && ih < g->H;
+        uintptr_t row = (uintptr_t)(x + (c * g->H + (rowok ? ih : 0)) * g->W);
+        for (ptrdiff_t j = 0; j < g->KW; j++, k++) {
+          ptrdiff_t iw0 = ow * sw - g->pw + j * g->dw;
+          __m512 v = _mm512_setzero_ps();
+          if (rowok) {
+            // Masked-off lanes are never read, so the start may lie before
+            // the row; it is formed as an integer for that reason.
+            const float *p = (const float *)(row + (uintptr_t)iw0 * sizeof(float));
+            if (sw == 1) {
+              __m512i col = _mm512_add_epi32(lane, _mm512_set1_epi32((int)iw0));
+              __mmask16 mk = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(col, zero), col, wlimit);
+              v = _mm512_maskz_loadu_ps(mk, p);
+            } else if (sw == 2) {
+              __m512i c0 = _mm512_add_epi32(lane, _mm512_set1_epi32((int)iw0));
+              __m512i c1 = _mm512_add_epi32(c0, _mm512_set1_epi32(16));
+              __mmask16 m0 = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(c0, zero), c0, wlimit);
+              __mmask16 m1 = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(c1, zero), c1, wlimit);
+              v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(m0, p), even, _mm512_maskz_loadu_ps(m1, p + 16));
+            } else {
+              __m512i col = _mm512_add_epi32(_mm512_mullo_epi32(lane, _mm512_set1_epi32((int)sw)),
+                                             _mm512_set1_epi32((int)iw0));
+              __mmask16 mk = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(col, zero), col, wlimit);
+              v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mk, col, (const float *)row, 4);
+            }
+          }
+          _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
+            acc[m] = _mm512_fmadd_ps(_mm512_set1_ps(A[m * K + k]), v, acc[m]);
+        }
+      }
+    if (ep && ep->act)
+      _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
+        acc[m] = act512v(acc[m], ep->act, ep->alpha, ep->beta);
+    _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
+      _mm512_mask_storeu_ps(y + m * ldc + n, tail, acc[m]);
+    n += len;
+  }
+}
+
+__attribute__((target("avx512f"))) int
+bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
+               const float *x, const BKConvGeom *g, float *y, const float *bias,
+               const BKEpilogue *ep) {
+  if (g->C * g->KH * g->KW > DIRECT_MAX_K || g->W > (ptrdiff_t)1 << 28) return 0;
+  switch (M) {
+  case 8: direct512(8, n0, n1, A, x, g, y, bias, ep); return 1;
+  case 16: direct512(16, n0, n1, A, x, g, y, bias, ep); return 1;
+  case 24: direct512(24, n0, n1, A, x, g, y, bias, ep); return 1;
+  default: return 0;
+  }
+}

@@ -1,0 +1,22 @@
+// Declarations shared between CKernels sources; not part of the module's API.
+#ifndef CKERNELS_INTERNAL_H
+#define CKERNELS_INTERNAL_H
+
+#include "CKernels.h"
+
+#include <immintrin.h>
+
+/// The first n (0...8) lanes set, for AVX2 masked loads and stores.
+__attribute__((target("avx2,fma"))) static inline __m256i lane_mask(ptrdiff_t n) {
+  __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), idx);
+}
+
+/// Direct convolution for stem layers (K = C*KH*KW <= 32 and M in {8, 16,
+/// 24}) over output columns [n0, n1), AVX-512 only. Returns 0, writing
+/// nothing, when the shape is not one it handles.
+int bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
+                      const float *x, const BKConvGeom *g, float *y,
+                      const float *bias, const BKEpilogue *ep);
+
+#endif
