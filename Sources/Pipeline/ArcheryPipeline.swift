@@ -115,20 +115,24 @@ public enum ArcheryPipeline {
     case .none: return []
     case .boxes(let b): return b
     case .tensor(let values, let shape): return try decodeOutput(values, shape: shape, layout: r.profile.layout)
-    case .model(let path):
-      let model = try InferenceModel(contentsOf: path)
-      guard let input = model.inputs.first, let output = model.outputs.first else {
-        throw PipelineError("model '\(path)' has no inputs or outputs: expected one image input and one output")
-      }
-      let tensor: Tensor
-      if r.profile.preprocess == "letterbox" {
-        tensor = try Preprocess.letterbox(rgba: r.image.pixels, width: r.image.width, height: r.image.height, to: r.profile.inputSize).0
-      } else {
-        tensor = try Preprocess.stretch(rgba: r.image.pixels, width: r.image.width, height: r.image.height, to: r.profile.inputSize)
-      }
-      let out = try model.run([input.name: tensor], threads: 2)
-      guard let o = out[output.name] else { throw PipelineError("model '\(path)' produced no '\(output.name)'") }
-      return try decodeOutput(o.scalars, shape: o.shape, layout: r.profile.layout)
+    case .model(let path): return try run(try InferenceModel(contentsOf: path), name: path, r)
+    case .loaded(let model, let name): return try run(model, name: name, r)
     }
+  }
+
+  /// The model on the profile's preprocessed photo, decoded in its layout.
+  static func run(_ model: InferenceModel, name: String, _ r: RunRequest) throws -> [RawBox] {
+    guard let input = model.inputs.first, let output = model.outputs.first else {
+      throw PipelineError("model '\(name)' has no inputs or outputs: expected one image input and one output")
+    }
+    let tensor: Tensor
+    if r.profile.preprocess == "letterbox" {
+      tensor = try Preprocess.letterbox(rgba: r.image.pixels, width: r.image.width, height: r.image.height, to: r.profile.inputSize).0
+    } else {
+      tensor = try Preprocess.stretch(rgba: r.image.pixels, width: r.image.width, height: r.image.height, to: r.profile.inputSize)
+    }
+    let out = try model.run([input.name: tensor], threads: 2)
+    guard let o = out[output.name] else { throw PipelineError("model '\(name)' produced no '\(output.name)'") }
+    return try decodeOutput(o.scalars, shape: o.shape, layout: r.profile.layout)
   }
 }

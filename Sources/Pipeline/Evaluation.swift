@@ -1,5 +1,6 @@
 import Core
 import Detection
+import Inference
 import Scoring
 import Synth
 
@@ -31,16 +32,17 @@ public enum ArcheryEvaluator {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0
     var errors: [Double] = [], inputErrors: [Double] = []
     let face = try FaceCatalog.face(named: "10_zone")
+    let prof = try PlatformProfile.named(profile)
+    // Read and plan the model once for all photos ("truth": no model).
+    let loaded = model == "truth" ? nil : try InferenceModel(contentsOf: model)
     for i in 0..<images {
       var g = SeededGenerator(seed: seed + UInt64(i))
       var spec = SceneSpec(face: "10_zone", seed: seed + UInt64(i), size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))
       spec.camera.tiltDeg = g.uniform(0...25)
       let synth = try Synthesizer.render(spec)
-      let prof = try PlatformProfile.named(profile)
       // "truth": a perfect detector (true boxes), to measure the rest of the pipeline.
-      let detector: DetectorSource = model == "truth"
-        ? .boxes(truthBoxes(synth.truth, mapping: prof.mapping(width: width, height: height), confidences: [0.9], targetBox: true))
-        : .model(path: model)
+      let detector: DetectorSource = loaded.map { .loaded($0, name: model) }
+        ?? .boxes(truthBoxes(synth.truth, mapping: prof.mapping(width: width, height: height), confidences: [0.9], targetBox: true))
       var req = RunRequest(image: synth.image, profile: prof, face: face, diameterCm: synth.truth.scene.diameterCm,
                            rule: .inclusive, detector: detector, expectedArrows: synth.truth.arrows.count)
       req.precision = .double

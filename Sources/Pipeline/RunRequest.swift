@@ -1,6 +1,7 @@
 import Adjustment
 import Canvas
 import Detection
+import Inference
 import Persistence
 import Scoring
 import Synth
@@ -11,8 +12,11 @@ public enum DetectorSource: Sendable {
   case boxes([RawBox])
   /// A raw output tensor, [1, 4 + classes, anchors].
   case tensor(values: [Float], shape: [Int])
-  /// An ONNX model run by the CPU backend.
+  /// An ONNX model run by the CPU backend, read from `path` for this run.
   case model(path: String)
+  /// An ONNX model already loaded: runs over many photos parse the file and
+  /// plan its buffers once.
+  case loaded(InferenceModel, name: String)
   /// No detector: the target comes from the hint; no arrows are detected.
   case none
 }

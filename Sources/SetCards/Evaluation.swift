@@ -1,5 +1,6 @@
 import Canvas
 import Core
+import Inference
 
 /// How well the shipped models find the Sets on held-out boards.
 public struct BoardEvaluation: Sendable {
@@ -23,14 +24,15 @@ public enum BoardEvaluator {
   public static func run(boards: Int, cards: Int, seed: UInt64, detector: String, classifier: String,
                          clock: () -> Double) throws -> BoardEvaluation {
     let cls = try ONNXCardClassifier(path: classifier)
+    let det = try InferenceModel(contentsOf: detector)
     var exact = 0, found = 0, total = 0, correct = 0
     var times: [Double] = []
     var failed: [UInt64] = []
     for b in 0..<boards {
       let render = try TableSynthesizer.render(SetTableSpec(seed: seed + UInt64(b), size: PixelSize(width: 960, height: 720), cardCount: cards))
       let t0 = clock()
-      let det = try ONNXCardDetector.detections(path: detector, image: render.image)
-      let result = try SetPipeline.run(image: render.image, detections: det, classifier: .model(cls))
+      let boxes = try ONNXCardDetector.detections(model: det, name: detector, image: render.image)
+      let result = try SetPipeline.run(image: render.image, detections: boxes, classifier: .model(cls))
       times.append((clock() - t0) * 1000)
       // Match each detection to the true card it overlaps most.
       var truthOf: [Int: Int] = [:]
