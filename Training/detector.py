@@ -489,7 +489,8 @@ def postprocess(out, conf=0.35, iou=0.5):
     return dets
 
 
-def evaluate(args):
+def predictions(args):
+    """(labels in input pixels, raw [4+nc, A] output) per image: one inference pass."""
     import onnxruntime as ort
     from PIL import Image
     so = ort.SessionOptions()
@@ -498,9 +499,7 @@ def evaluate(args):
     files = sorted(glob.glob(os.path.join(args.data, "images", "*", "*.png")))
     if args.limit:
         files = files[:args.limit]
-    tp = fp = fn = 0
-    errs = []
-    face_found = face_total = 0
+    preds = []
     for f in files:
         img = Image.open(f).convert("RGB")
         w, h = img.size
@@ -522,7 +521,17 @@ def evaluate(args):
             lab[:, 1] += left
             lab[:, 2] += top
         out = sess.run(None, {"images": x.transpose(2, 0, 1)[None].copy()})[0][0]
-        dets = postprocess(out, args.conf, args.iou)
+        preds.append((lab, out))
+    return preds
+
+
+def metrics(preds, conf, args):
+    """Class-0 recall, precision and impact error (and faces found) at `conf`."""
+    tp = fp = fn = 0
+    errs = []
+    face_found = face_total = 0
+    for lab, out in preds:
+        dets = postprocess(out, conf, args.iou)
         # class 0: points matched greedily by distance (within half the box size, at least 4 px)
         gts = lab[lab[:, 0] == 0]
         pr = [d for d in dets if d[0] == 0]
@@ -559,31 +568,31 @@ def evaluate(args):
                         face_found += 1
     rec = tp / max(1, tp + fn)
     prec = tp / max(1, tp + fp)
-    res = {"model": os.path.basename(args.weights), "data": args.data, "images": len(files), "mode": args.mode,
+    res = {"model": os.path.basename(args.weights), "data": args.data, "images": len(preds), "mode": args.mode,
            "match": args.match,
-           "conf": args.conf, "nms_iou": args.iou, "class0_gt": tp + fn, "tp": tp, "fp": fp, "fn": fn,
+           "conf": conf, "nms_iou": args.iou, "class0_gt": tp + fn, "tp": tp, "fp": fp, "fn": fn,
            "recall": round(rec, 4), "precision": round(prec, 4),
            "median_center_error_px": round(float(np.median(errs)), 3) if errs else None,
            "p90_center_error_px": round(float(np.percentile(errs, 90)), 3) if errs else None}
     if args.nc > 1:
         res.update({"faces": face_total, "faces_found_iou50": face_found})
-    print(json.dumps(res))
+    return res
+
+
+def evaluate(args):
+    print(json.dumps(metrics(predictions(args), args.conf, args)))
+
+
 
 
 def sweep(args):
     """Recall, precision and F1 of class 0 at several confidence thresholds (for
-    choosing a calibration on a selection set, never on the held-out set)."""
-    import copy
-    import io
-    import contextlib
+    choosing a calibration on a selection set, never on the held-out set); the
+    model runs once per image, each threshold reuses its outputs."""
+    preds = predictions(args)
     best = None
     for t in [float(v) for v in args.thresholds.split(",")]:
-        a = copy.copy(args)
-        a.conf = t
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            evaluate(a)
-        r = json.loads(buf.getvalue())
+        r = metrics(preds, t, args)
         f1 = 2 * r["recall"] * r["precision"] / max(1e-9, r["recall"] + r["precision"])
         print(f"conf {t:.2f} recall {r['recall']:.3f} precision {r['precision']:.3f} f1 {f1:.3f} "
               f"median error {r['median_center_error_px']}", flush=True)
