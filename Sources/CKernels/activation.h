@@ -70,56 +70,41 @@ __attribute__((target("avx2,fma"))) static inline __m256 exp256(__m256 x) {
 // bk_activate: sigmoid/SiLU via exp (NaN passes through unchanged); ReLU,
 // HardSigmoid and HardSwish by the scalar code's compare-and-select (ordered
 // compares are false for NaN, as `<` and `>` are; multiply then add, no FMA).
+// One body for both widths: CMP gives a mask (AVX-512) or a lane vector
+// (AVX2), SEL(x, m, r) takes r where m is set.
+#define ACT_BODY(V, SET1, SETZERO, ADD, SUB, MUL, DIV, CMP, SEL, EXP)          \
+  const V zero = SETZERO(), one = SET1(1.0f);                                 \
+  switch (act) {                                                              \
+  case BK_ACT_SIGMOID:                                                        \
+  case BK_ACT_SILU: {                                                         \
+    V s = DIV(one, ADD(one, EXP(SUB(zero, v))));                              \
+    return SEL(act == BK_ACT_SILU ? MUL(v, s) : s, CMP(v, v, _CMP_UNORD_Q), v); \
+  }                                                                           \
+  case BK_ACT_RELU:                                                           \
+    return SEL(v, CMP(v, zero, _CMP_LT_OQ), zero);                            \
+  case BK_ACT_HARDSIGMOID:                                                    \
+  case BK_ACT_HARDSWISH: {                                                    \
+    V h = ADD(MUL(SET1(alpha), v), SET1(beta));                               \
+    h = SEL(SEL(h, CMP(h, one, _CMP_GT_OQ), one), CMP(h, zero, _CMP_LT_OQ), zero); \
+    return act == BK_ACT_HARDSWISH ? MUL(v, h) : h;                           \
+  }                                                                           \
+  default:                                                                    \
+    return v;                                                                 \
+  }
+
+#define SEL512(x, m, r) _mm512_mask_mov_ps((x), (m), (r))
+#define SEL256(x, m, r) _mm256_blendv_ps((x), (r), (m))
+
 __attribute__((target("avx512f"), always_inline)) static inline __m512
 act512v(__m512 v, int act, float alpha, float beta) {
-  const __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f);
-  switch (act) {
-  case BK_ACT_SIGMOID:
-  case BK_ACT_SILU: {
-    __m512 e = exp512(_mm512_sub_ps(zero, v));
-    __m512 s = _mm512_div_ps(one, _mm512_add_ps(one, e));
-    __m512 y = act == BK_ACT_SILU ? _mm512_mul_ps(v, s) : s;
-    return _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v);
-  }
-  case BK_ACT_RELU:
-    return _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, zero, _CMP_LT_OQ), zero);
-  case BK_ACT_HARDSIGMOID:
-  case BK_ACT_HARDSWISH: {
-    __m512 h = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(alpha), v), _mm512_set1_ps(beta));
-    __mmask16 lo = _mm512_cmp_ps_mask(h, zero, _CMP_LT_OQ);
-    __mmask16 hi = _mm512_cmp_ps_mask(h, one, _CMP_GT_OQ);
-    h = _mm512_mask_mov_ps(_mm512_mask_mov_ps(h, hi, one), lo, zero);
-    return act == BK_ACT_HARDSWISH ? _mm512_mul_ps(v, h) : h;
-  }
-  default:
-    return v;
-  }
+  ACT_BODY(__m512, _mm512_set1_ps, _mm512_setzero_ps, _mm512_add_ps, _mm512_sub_ps, _mm512_mul_ps,
+           _mm512_div_ps, _mm512_cmp_ps_mask, SEL512, exp512)
 }
 
 __attribute__((target("avx2,fma"), always_inline)) static inline __m256
 act256v(__m256 v, int act, float alpha, float beta) {
-  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
-  switch (act) {
-  case BK_ACT_SIGMOID:
-  case BK_ACT_SILU: {
-    __m256 e = exp256(_mm256_sub_ps(zero, v));
-    __m256 s = _mm256_div_ps(one, _mm256_add_ps(one, e));
-    __m256 y = act == BK_ACT_SILU ? _mm256_mul_ps(v, s) : s;
-    return _mm256_blendv_ps(y, v, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-  }
-  case BK_ACT_RELU:
-    return _mm256_blendv_ps(v, zero, _mm256_cmp_ps(v, zero, _CMP_LT_OQ));
-  case BK_ACT_HARDSIGMOID:
-  case BK_ACT_HARDSWISH: {
-    __m256 h = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(alpha), v), _mm256_set1_ps(beta));
-    __m256 lo = _mm256_cmp_ps(h, zero, _CMP_LT_OQ);
-    __m256 hi = _mm256_cmp_ps(h, one, _CMP_GT_OQ);
-    h = _mm256_blendv_ps(_mm256_blendv_ps(h, one, hi), zero, lo);
-    return act == BK_ACT_HARDSWISH ? _mm256_mul_ps(v, h) : h;
-  }
-  default:
-    return v;
-  }
+  ACT_BODY(__m256, _mm256_set1_ps, _mm256_setzero_ps, _mm256_add_ps, _mm256_sub_ps, _mm256_mul_ps,
+           _mm256_div_ps, _mm256_cmp_ps, SEL256, exp256)
 }
 
 #endif
