@@ -89,6 +89,7 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(name: "GoldenTests", dependencies: ["Golden", "Core", "Canvas", "Inference", "Pipeline"]),
+    .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Synth", "Core"]),
     .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core", "Persistence"]),
   ]
 )

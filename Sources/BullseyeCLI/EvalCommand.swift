@@ -2,6 +2,7 @@ import ArgumentParser
 import Core
 import Pipeline
 import SetCards
+import Synth
 
 /// `bullseye eval`: quality of the shipped models on held-out synthesized scenes.
 struct EvalCommand: ParsableCommand {
@@ -50,14 +51,21 @@ struct EvalArchery: ParsableCommand {
   var model: String = "Models/arrow-detector.onnx"
   @Option var profile: String = "ios"
   @Option var size: String = "1280x960"
+  @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
+  var impacts: String = "shafts"
   @Flag var json = false
 
   func run() throws {
     guard (1...10_000).contains(images) else { throw CLIError(message: "--images \(images) is out of range: expected 1...10000") }
     let parts = size.split(separator: "x").compactMap { Int($0) }
     guard parts.count == 2, parts.allSatisfy({ (16...8192).contains($0) }) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT") }
+    guard let set = ImpactSet(rawValue: impacts) else {
+      throw CLIError(message: "--impacts '\(impacts)' is unknown: expected \(ImpactSet.allCases.map(\.rawValue).joined(separator: " or "))")
+    }
     let e: ArcheryEvaluation
-    do { e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1]) }
+    do {
+      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], impacts: set)
+    }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
     if json {
       print(try JSONValue.object([
@@ -65,9 +73,10 @@ struct EvalArchery: ParsableCommand {
         "recall": .double(e.recall), "precision": .double(e.precision), "score_accuracy": .double(e.scoreAccuracy),
         "median_error_px": .double(e.medianErrorPx.isFinite ? e.medianErrorPx : -1),
         "median_error_input_px": .double(e.medianErrorInputPx.isFinite ? e.medianErrorInputPx : -1), "targets_found": .int(e.targetsFound),
+        "impacts": .string(e.impacts.rawValue),
       ]).canonicalText(), terminator: "")
     } else {
-      print("\(e.images) images, \(e.truthArrows) arrows: recall \(String(format: "%.3f", e.recall)), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images)")
+      print("\(e.images) images, \(e.truthArrows) arrows (impacts: \(e.impacts.rawValue)): recall \(String(format: "%.3f", e.recall)), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images)")
     }
   }
 }

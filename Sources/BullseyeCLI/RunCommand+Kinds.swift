@@ -76,8 +76,11 @@ extension SynthCommand {
     guard (1...SceneLimits.maxSide).contains(s.width), (1...SceneLimits.maxSide).contains(s.height) else {
       throw CLIError(message: "--size \(s) is out of range: expected sides 1...\(SceneLimits.maxSide)")
     }
+    guard let set = ImpactSet(rawValue: impacts) else {
+      throw CLIError(message: "--impacts '\(impacts)' is unknown: expected \(ImpactSet.allCases.map(\.rawValue).joined(separator: " or "))")
+    }
     var spec = DatasetSpec(kind: dk, count: count, seed: seed)
-    spec.width = s.width; spec.height = s.height
+    spec.width = s.width; spec.height = s.height; spec.impacts = set
     do {
       let counts = try DatasetWriter.write(spec, to: dir) { n in if n % 100 == 0 { writeLine("\(n)/\(count) images") } }
       writeLine("wrote \(counts["train"] ?? 0) train and \(counts["val"] ?? 0) val images to \(dir) (YOLO labels, data.yaml, COCO JSON)")

@@ -21,6 +21,8 @@ struct SynthCommand: ParsableCommand {
   @Option(help: "A scene file (YAML) describing the scene.") var scenario: String?
   @Option(help: "Write a training dataset here instead of one image (with --count).") var dataset: String?
   @Option(parsing: .unconditional, help: "Images in the dataset.") var count: Int = 100
+  @Option(help: "Which impacts a target dataset labels: shafts (holes without shafts are negatives, like old holes) or all.")
+  var impacts: String = "shafts"
   @Option(help: "Output PNG path.") var out: String?
   @Option(help: "Ground-truth JSON path.") var truth: String?
   @Option(help: "Also write a review overlay PNG here.") var overlay: String?

@@ -20,6 +20,9 @@ public struct DatasetSpec: Sendable {
   public var width = 960, height = 720
   /// Every `valEvery`-th image goes to the validation split.
   public var valEvery = 10
+  /// Which impacts are labelled as class 0 (target datasets); each labelled
+  /// arrow's style is in its COCO attributes.
+  public var impacts = ImpactSet.shafts
   public init(kind: DatasetKind, count: Int, seed: UInt64) { self.kind = kind; self.count = count; self.seed = seed }
 }
 
@@ -68,8 +71,9 @@ public enum DatasetWriter {
       progress(i + 1)
     }
     let names = spec.kind == .target ? ["arrow", "target"] : ["card"]
+    let labelling = spec.kind == .target ? ", impacts \(spec.impacts.rawValue)" : ""
     try AtomicFile.write("""
-      # Bullseye \(spec.kind.rawValue) dataset: \(spec.count) images, seed \(spec.seed)
+      # Bullseye \(spec.kind.rawValue) dataset: \(spec.count) images, seed \(spec.seed)\(labelling)
       path: .
       train: images/train
       val: images/val
@@ -95,7 +99,9 @@ public enum DatasetWriter {
       var s = SceneSpec(face: g.pick(faces), seed: seed, size: ImageSize(width: spec.width, height: spec.height), arrowCount: g.int(0...12))
       s.camera.tiltDeg = g.uniform(0...30)
       let r = try Synthesizer.render(s)
-      var boxes = r.truth.arrows.map { LabelledBox(classID: 0, box: ($0.box[0], $0.box[1], $0.box[2], $0.box[3])) }
+      var boxes = r.truth.arrows(in: spec.impacts).map {
+        LabelledBox(classID: 0, box: ($0.box[0], $0.box[1], $0.box[2], $0.box[3]), attributes: ["style": .string($0.style.rawValue)])
+      }
       let t = r.truth.targetBox
       boxes.append(LabelledBox(classID: 1, box: (t[0], t[1], t[2], t[3])))
       return (r.image, boxes)

@@ -17,6 +17,8 @@ public struct ArcheryEvaluation: Sendable {
   /// original pixels and in 640-input pixels.
   public let medianErrorPx: Double, medianErrorInputPx: Double
   public let targetsFound: Int
+  /// Which true impacts counted as arrows to find.
+  public let impacts: ImpactSet
   public var recall: Double { Double(matched) / Double(max(1, truthArrows)) }
   public var precision: Double { Double(matched) / Double(max(1, detections)) }
   public var scoreAccuracy: Double { Double(scoresCorrect) / Double(max(1, truthArrows)) }
@@ -25,10 +27,13 @@ public struct ArcheryEvaluation: Sendable {
 /// Synthesizes 10-zone photos (tilt up to 25°) with seeds `seed…`, runs the
 /// pipeline with the model, and compares each true arrow with the nearest
 /// detection within a match radius: detected, located and scored right.
+/// `impacts` says which true arrows count (a hole without a shaft is a
+/// negative under `.shafts`, so a detection on it is a false positive).
 /// `model: "truth"` replaces the detector with the true boxes: the ceiling the
 /// rest of the pipeline (target fit, rectification, scoring) allows.
 public enum ArcheryEvaluator {
-  public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int) throws -> ArcheryEvaluation {
+  public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,
+                         impacts: ImpactSet = .shafts) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0
     var errors: [Double] = [], inputErrors: [Double] = []
     let face = try FaceCatalog.face(named: "10_zone")
@@ -40,23 +45,25 @@ public enum ArcheryEvaluator {
       var spec = SceneSpec(face: "10_zone", seed: seed + UInt64(i), size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))
       spec.camera.tiltDeg = g.uniform(0...25)
       let synth = try Synthesizer.render(spec)
+      let truth = synth.truth.arrows(in: impacts)
       // "truth": a perfect detector (true boxes), to measure the rest of the pipeline.
       let detector: DetectorSource = loaded.map { .loaded($0, name: model) }
-        ?? .boxes(truthBoxes(synth.truth, mapping: prof.mapping(width: width, height: height), confidences: [0.9], targetBox: true))
+        ?? .boxes(truthBoxes(truth, targetBox: synth.truth.targetBox, mapping: prof.mapping(width: width, height: height),
+                             confidences: [0.9]))
       var req = RunRequest(image: synth.image, profile: prof, face: face, diameterCm: synth.truth.scene.diameterCm,
-                           rule: .inclusive, detector: detector, expectedArrows: synth.truth.arrows.count)
+                           rule: .inclusive, detector: detector, expectedArrows: truth.count)
       req.precision = .double
       req.gestures = [.confirm]
       let r = try ArcheryPipeline.run(req)
       if let e = r.error { throw PipelineError("image \(i): \(e)") }
       if r.target?.method.hasPrefix("ring-edges") == true { targets += 1 }
-      truthArrows += synth.truth.arrows.count
+      truthArrows += truth.count
       detections += r.detections.count
       let gain = 640.0 / Double(max(width, height))
       // Greedy one-to-one matching by pixel distance, within 1.5 % of the image diagonal.
       let radius = 0.015 * (Double(width * width + height * height)).squareRoot()
       var used = Set<Int>()
-      for t in synth.truth.arrows {
+      for t in truth {
         let best = r.detections.indices.filter { !used.contains($0) }.min { a, b in
           dist(r.detections[a], t) < dist(r.detections[b], t)
         }
@@ -72,7 +79,8 @@ public enum ArcheryEvaluator {
     errors.sort(); inputErrors.sort()
     return ArcheryEvaluation(images: images, truthArrows: truthArrows, detections: detections, matched: matched, scoresCorrect: correct,
                              medianErrorPx: errors.isEmpty ? .nan : errors[errors.count / 2],
-                             medianErrorInputPx: inputErrors.isEmpty ? .nan : inputErrors[inputErrors.count / 2], targetsFound: targets)
+                             medianErrorInputPx: inputErrors.isEmpty ? .nan : inputErrors[inputErrors.count / 2], targetsFound: targets,
+                             impacts: impacts)
   }
 
   static func dist(_ d: DetectedArrow, _ t: GroundTruth.ArrowTruth) -> Double {

@@ -21,16 +21,15 @@ public enum DetectorSource: Sendable {
   case none
 }
 
-/// A perfect detector: every true arrow's box (confidences cycled) and, when
-/// asked, the true face box, in model-input pixels as the profile maps them.
-func truthBoxes(_ truth: GroundTruth, mapping: InputMapping, confidences: [Double], targetBox: Bool) -> [RawBox] {
+/// A perfect detector: these true arrows' boxes (confidences cycled) and, when
+/// given, the true face box, in model-input pixels as the profile maps them.
+func truthBoxes(_ arrows: [GroundTruth.ArrowTruth], targetBox t: [Double]?, mapping: InputMapping, confidences: [Double]) -> [RawBox] {
   var boxes: [RawBox] = []
-  for (i, a) in truth.arrows.enumerated() {
+  for (i, a) in arrows.enumerated() {
     let b = PixelBox(x: a.box[0], y: a.box[1], width: a.box[2] - a.box[0], height: a.box[3] - a.box[1])
     boxes.append(mapping.toInput(b, confidence: confidences[i % confidences.count], classID: 0))
   }
-  if targetBox {
-    let t = truth.targetBox
+  if let t {
     boxes.append(mapping.toInput(PixelBox(x: t[0], y: t[1], width: t[2] - t[0], height: t[3] - t[1]), confidence: 0.95, classID: 1))
   }
   return boxes

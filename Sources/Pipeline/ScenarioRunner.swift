@@ -111,7 +111,7 @@ public enum ScenarioRunner {
     default:
       let mapping = profile.mapping(width: image.width, height: image.height)
       let conf = s.detector.confidences.isEmpty ? [0.9] : s.detector.confidences
-      return .boxes(truthBoxes(truth, mapping: mapping, confidences: conf, targetBox: s.detector.targetBox) + extra)
+      return .boxes(truthBoxes(truth.arrows, targetBox: s.detector.targetBox ? truth.targetBox : nil, mapping: mapping, confidences: conf) + extra)
     }
   }
 }

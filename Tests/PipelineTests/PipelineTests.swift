@@ -111,10 +111,15 @@ struct PipelineTests {
   /// scoring) must score every arrow of default-look tilted photos right; this
   /// is the ceiling `eval archery` compares the shipped detector with.
   @Test func perfectDetectorScoresEveryArrowThroughThePipeline() throws {
-    let e = try ArcheryEvaluator.run(images: 4, seed: 7_000_000, model: "truth", profile: "ios", width: 960, height: 720)
-    #expect(e.truthArrows > 10 && e.matched == e.truthArrows && e.detections == e.truthArrows)
-    #expect(e.targetsFound == 4)
-    #expect(e.scoresCorrect == e.truthArrows, "\(e.scoresCorrect) of \(e.truthArrows) scored right")
+    var counted: [ImpactSet: Int] = [:]
+    for set in ImpactSet.allCases {
+      let e = try ArcheryEvaluator.run(images: 4, seed: 7_000_000, model: "truth", profile: "ios", width: 960, height: 720, impacts: set)
+      #expect(e.truthArrows > 10 && e.matched == e.truthArrows && e.detections == e.truthArrows, "\(set)")
+      #expect(e.targetsFound == 4)
+      #expect(e.scoresCorrect == e.truthArrows, "\(set): \(e.scoresCorrect) of \(e.truthArrows) scored right")
+      counted[set] = e.truthArrows
+    }
+    // These photos hold holes without shafts: only `.all` asks for them.
+    #expect(try #require(counted[.all]) > (try #require(counted[.shafts])))
   }
 }
-
