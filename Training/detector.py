@@ -489,8 +489,25 @@ def postprocess(out, conf=0.35, iou=0.5):
     return dets
 
 
+def hidden_entries(root):
+    """{image file name: [entry_hidden per class-0 label, in label order]} from the
+    COCO attributes (datasets written before the attribute existed: empty)."""
+    out = {}
+    for split in ("train", "val"):
+        path = os.path.join(root, "annotations", f"instances_{split}.json")
+        if not os.path.exists(path):
+            continue
+        d = json.load(open(path))
+        names = {im["id"]: im["file_name"] for im in d["images"]}
+        for a in sorted(d["annotations"], key=lambda a: a["id"]):
+            if a["category_id"] == 0 and "entry_hidden" in a.get("attributes", {}):
+                out.setdefault(names[a["image_id"]], []).append(bool(a["attributes"]["entry_hidden"]))
+    return out
+
+
 def predictions(args):
-    """(labels in input pixels, raw [4+nc, A] output) per image: one inference pass."""
+    """(labels in input pixels, raw [4+nc, A] output, hidden-entry flags or None)
+    per image: one inference pass."""
     import onnxruntime as ort
     from PIL import Image
     so = ort.SessionOptions()
@@ -499,6 +516,7 @@ def predictions(args):
     files = sorted(glob.glob(os.path.join(args.data, "images", "*", "*.png")))
     if args.limit:
         files = files[:args.limit]
+    hidden = hidden_entries(args.data)
     preds = []
     for f in files:
         img = Image.open(f).convert("RGB")
@@ -521,16 +539,18 @@ def predictions(args):
             lab[:, 1] += left
             lab[:, 2] += top
         out = sess.run(None, {"images": x.transpose(2, 0, 1)[None].copy()})[0][0]
-        preds.append((lab, out))
+        flags = hidden.get(f"{split}/{os.path.basename(f)}")
+        preds.append((lab, out, flags))
     return preds
 
 
 def metrics(preds, conf, args):
     """Class-0 recall, precision and impact error (and faces found) at `conf`."""
     tp = fp = fn = 0
+    vis_found = vis_total = 0
     errs = []
     face_found = face_total = 0
-    for lab, out in preds:
+    for lab, out, flags in preds:
         dets = postprocess(out, conf, args.iou)
         # class 0: points matched greedily by distance (within half the box size, at least 4 px)
         gts = lab[lab[:, 0] == 0]
@@ -556,6 +576,10 @@ def metrics(preds, conf, args):
             errs.append(dd)
         tp += len(mg)
         fn += len(gts) - len(mg)
+        if flags is not None and len(flags) == len(gts):
+            vis = [gi for gi in range(len(gts)) if not flags[gi]]
+            vis_total += len(vis)
+            vis_found += sum(gi in mg for gi in vis)
         fp += len(pr) - len(mp)
         if args.nc > 1:
             faces = lab[lab[:, 0] == 1]
@@ -576,6 +600,9 @@ def metrics(preds, conf, args):
            "p90_center_error_px": round(float(np.percentile(errs, 90)), 3) if errs else None}
     if args.nc > 1:
         res.update({"faces": face_total, "faces_found_iou50": face_found})
+    if vis_total:
+        # recall over impacts whose entry point is not painted over (the rest can only be guessed)
+        res.update({"visible_entries": vis_total, "recall_visible_entries": round(vis_found / vis_total, 4)})
     return res
 
 
@@ -594,7 +621,8 @@ def sweep(args):
     for t in [float(v) for v in args.thresholds.split(",")]:
         r = metrics(preds, t, args)
         f1 = 2 * r["recall"] * r["precision"] / max(1e-9, r["recall"] + r["precision"])
-        print(f"conf {t:.2f} recall {r['recall']:.3f} precision {r['precision']:.3f} f1 {f1:.3f} "
+        vis = f" (visible entries {r['recall_visible_entries']:.3f})" if "recall_visible_entries" in r else ""
+        print(f"conf {t:.2f} recall {r['recall']:.3f}{vis} precision {r['precision']:.3f} f1 {f1:.3f} "
               f"median error {r['median_center_error_px']}", flush=True)
         if best is None or f1 > best[1]:
             best = (t, f1)

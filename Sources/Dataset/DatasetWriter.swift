@@ -100,7 +100,7 @@ public enum DatasetWriter {
       s.camera.tiltDeg = g.uniform(0...30)
       let r = try Synthesizer.render(s)
       var boxes = r.truth.arrows(in: spec.impacts).map {
-        LabelledBox(classID: 0, box: ($0.box[0], $0.box[1], $0.box[2], $0.box[3]), attributes: ["style": .string($0.style.rawValue)])
+        LabelledBox(classID: 0, box: ($0.box[0], $0.box[1], $0.box[2], $0.box[3]), attributes: ["style": .string($0.style.rawValue), "entry_hidden": .bool($0.entryHidden)])
       }
       let t = r.truth.targetBox
       boxes.append(LabelledBox(classID: 1, box: (t[0], t[1], t[2], t[3])))

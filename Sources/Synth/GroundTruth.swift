@@ -14,6 +14,9 @@ public struct GroundTruth: Sendable, Hashable {
     public let scores: [BoundaryRule: ScoreResult]
     /// Impact box in pixels [x1, y1, x2, y2], centred on the entry point.
     public let box: [Double]
+    /// The entry point is painted over (by another arrow, or by this arrow's
+    /// own vanes when seen end-on): no detector can see where it is, only guess.
+    public let entryHidden: Bool
     /// The seed-000 camera score (inclusive rule).
     public var inclusive: ScoreResult { scores[.inclusive]! }
   }
@@ -38,8 +41,9 @@ public struct GroundTruth: Sendable, Hashable {
       for p in cam.projectCircle(cx: s.x, cy: s.y, r: s.radius, points: 360) { xs.append(p.0); ys.append(p.1) }
     }
     targetBox = [xs.min()!, ys.min()!, xs.max()!, ys.max()!]
-    let unitsPerMetre = scene.face.spots[0].radius * 1000 / scene.face.spotRadiusMM(diameterCm: scene.diameterCm)
-    arrows = scene.arrows.map { a in
+    let unitsPerMetre = scene.unitsPerMetre
+    arrows = scene.arrows.indices.map { i in
+      let a = scene.arrows[i]
       let p = cam.project(u: a.x, v: a.y)
       var scores: [BoundaryRule: ScoreResult] = [:]
       for rule in BoundaryRule.allCases {
@@ -49,7 +53,8 @@ public struct GroundTruth: Sendable, Hashable {
       // Box: six shaft diameters across, at least 12 px, at the local scale.
       let half = max(6, 3 * a.shaftMM / 1000 * unitsPerMetre * cam.pixelsPerUnit(u: a.x, v: a.y))
       return ArrowTruth(pixelX: p.x, pixelY: p.y, normalizedX: a.x, normalizedY: a.y, style: a.style,
-                        shaftMM: a.shaftMM, scores: scores, box: [p.x - half, p.y - half, p.x + half, p.y + half])
+                        shaftMM: a.shaftMM, scores: scores, box: [p.x - half, p.y - half, p.x + half, p.y + half],
+                        entryHidden: scene.entryHidden(i))
     }
   }
 }

@@ -17,7 +17,7 @@ struct Painter {
   var face: Face { scene.face }
 
   /// Face units per metre on the sheet.
-  var unitsPerMetre: Double { face.spots[0].radius * 1000 / face.spotRadiusMM(diameterCm: scene.diameterCm) }
+  var unitsPerMetre: Double { scene.unitsPerMetre }
 
   /// Half-size of the paper sheet in face units.
   var sheetHalf: Double { face.spots.count == 1 ? 1.06 : 1.05 }
