@@ -51,6 +51,8 @@ struct EvalArchery: ParsableCommand {
   var model: String = "Models/arrow-detector.onnx"
   @Option var profile: String = "ios"
   @Option var size: String = "1280x960"
+  @Option(help: "An arrow refiner (e.g. Models/arrow-refiner.onnx): a second look at each candidate at the photo's resolution.")
+  var refiner: String?
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
   var impacts: String = "shafts"
   @Flag var json = false
@@ -64,19 +66,21 @@ struct EvalArchery: ParsableCommand {
     }
     let e: ArcheryEvaluation
     do {
-      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], impacts: set)
+      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], impacts: set,
+                                    refiner: refiner)
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
     if json {
       print(try JSONValue.object([
         "images": .int(e.images), "truth_arrows": .int(e.truthArrows), "detections": .int(e.detections), "matched": .int(e.matched),
-        "recall": .double(e.recall), "precision": .double(e.precision), "score_accuracy": .double(e.scoreAccuracy),
+        "recall": .double(e.recall), "recall_visible_entries": .double(e.recallVisible),
+        "visible_entries": .int(e.visibleArrows), "precision": .double(e.precision), "score_accuracy": .double(e.scoreAccuracy),
         "median_error_px": .double(e.medianErrorPx.isFinite ? e.medianErrorPx : -1),
         "median_error_input_px": .double(e.medianErrorInputPx.isFinite ? e.medianErrorInputPx : -1), "targets_found": .int(e.targetsFound),
-        "impacts": .string(e.impacts.rawValue),
+        "impacts": .string(e.impacts.rawValue), "refiner": refiner.map(JSONValue.string) ?? .null,
       ]).canonicalText(), terminator: "")
     } else {
-      print("\(e.images) images, \(e.truthArrows) arrows (impacts: \(e.impacts.rawValue)): recall \(String(format: "%.3f", e.recall)), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images)")
+      print("\(e.images) images, \(e.truthArrows) arrows (impacts: \(e.impacts.rawValue)): recall \(String(format: "%.3f", e.recall)) (\(String(format: "%.3f", e.recallVisible)) of \(e.visibleArrows) with the entry in sight), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images)")
     }
   }
 }

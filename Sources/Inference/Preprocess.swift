@@ -47,7 +47,7 @@ public enum Preprocess {
     return Tensor(unchecked: [1, 3, size, size], out)
   }
 
-  private static func check(_ rgba: [UInt8], _ w: Int, _ h: Int, _ size: Int) throws {
+  static func check(_ rgba: [UInt8], _ w: Int, _ h: Int, _ size: Int) throws {
     guard w > 0, h > 0, size > 0, size <= 4096 else {
       throw InferenceError.shape("Image is \(w)×\(h) with target \(size); expected positive sizes and a target up to 4096.")
     }

@@ -44,9 +44,14 @@ public enum ArcheryPipeline {
     var failure: String?
     var candidates: [RawBox] = []
     do { candidates = try detect(r) } catch { failure = error_(error) }
-    let settings = DetectionSettings(confidenceThreshold: r.profile.confidence, nms: r.profile.nms,
-                                     iouThreshold: r.profile.iou, mapping: mapping)
-    let det = DetectionStage.run(candidates, settings: settings)
+    // With a refiner the detector proposes at the refiner's lower threshold; faces keep the profile's.
+    let settings = DetectionSettings(confidenceThreshold: r.refiner?.settings.candidateConfidence ?? r.profile.confidence,
+                                     nms: r.profile.nms, iouThreshold: r.profile.iou, mapping: mapping)
+    var det = DetectionStage.run(candidates, settings: settings)
+    if let refiner = r.refiner {
+      det.targets = det.targets.filter { $0.confidence >= r.profile.confidence }
+      do { det.arrows = try ArrowRefinement.run(det.arrows, image: r.image, refiner: refiner) } catch { throw PipelineError("\(error)") }
+    }
 
     // Target: detected face box → hint → ring-edge refinement.
     var hint = r.targetHint

@@ -12,6 +12,9 @@ import Synth
 public struct ArcheryEvaluation: Sendable {
   public let images: Int
   public let truthArrows: Int, detections: Int, matched: Int
+  /// Arrows whose entry point is not painted over, and how many of them matched:
+  /// recall over what a detector can see rather than guess.
+  public let visibleArrows: Int, visibleMatched: Int
   public let scoresCorrect: Int
   /// Median distance between a matched detection and its true impact, in
   /// original pixels and in 640-input pixels.
@@ -20,6 +23,7 @@ public struct ArcheryEvaluation: Sendable {
   /// Which true impacts counted as arrows to find.
   public let impacts: ImpactSet
   public var recall: Double { Double(matched) / Double(max(1, truthArrows)) }
+  public var recallVisible: Double { Double(visibleMatched) / Double(max(1, visibleArrows)) }
   public var precision: Double { Double(matched) / Double(max(1, detections)) }
   public var scoreAccuracy: Double { Double(scoresCorrect) / Double(max(1, truthArrows)) }
 }
@@ -29,17 +33,19 @@ public struct ArcheryEvaluation: Sendable {
 /// detection within a match radius: detected, located and scored right.
 /// `impacts` says which true arrows count (a hole without a shaft is a
 /// negative under `.shafts`, so a detection on it is a false positive).
+/// `refiner` adds the second look (Models/arrow-refiner.onnx) after the detector.
 /// `model: "truth"` replaces the detector with the true boxes: the ceiling the
 /// rest of the pipeline (target fit, rectification, scoring) allows.
 public enum ArcheryEvaluator {
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,
-                         impacts: ImpactSet = .shafts) throws -> ArcheryEvaluation {
-    var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0
+                         impacts: ImpactSet = .shafts, refiner: String? = nil) throws -> ArcheryEvaluation {
+    var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
     var errors: [Double] = [], inputErrors: [Double] = []
     let face = try FaceCatalog.face(named: "10_zone")
     let prof = try PlatformProfile.named(profile)
     // Read and plan the model once for all photos ("truth": no model).
     let loaded = model == "truth" ? nil : try InferenceModel(contentsOf: model)
+    let second = try refiner.map { try ArrowRefiner(contentsOf: $0) }
     for i in 0..<images {
       var g = SeededGenerator(seed: seed + UInt64(i))
       var spec = SceneSpec(face: "10_zone", seed: seed + UInt64(i), size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))
@@ -53,6 +59,7 @@ public enum ArcheryEvaluator {
       var req = RunRequest(image: synth.image, profile: prof, face: face, diameterCm: synth.truth.scene.diameterCm,
                            rule: .inclusive, detector: detector, expectedArrows: truth.count)
       req.precision = .double
+      req.refiner = second
       req.gestures = [.confirm]
       let r = try ArcheryPipeline.run(req)
       if let e = r.error { throw PipelineError("image \(i): \(e)") }
@@ -64,12 +71,14 @@ public enum ArcheryEvaluator {
       let radius = 0.015 * (Double(width * width + height * height)).squareRoot()
       var used = Set<Int>()
       for t in truth {
+        if !t.entryHidden { visible += 1 }
         let best = r.detections.indices.filter { !used.contains($0) }.min { a, b in
           dist(r.detections[a], t) < dist(r.detections[b], t)
         }
         guard let j = best, dist(r.detections[j], t) <= radius else { continue }
         used.insert(j)
         matched += 1
+        if !t.entryHidden { visibleMatched += 1 }
         let d = dist(r.detections[j], t)
         errors.append(d); inputErrors.append(d * gain)
         let want = t.inclusive
@@ -77,7 +86,8 @@ public enum ArcheryEvaluator {
       }
     }
     errors.sort(); inputErrors.sort()
-    return ArcheryEvaluation(images: images, truthArrows: truthArrows, detections: detections, matched: matched, scoresCorrect: correct,
+    return ArcheryEvaluation(images: images, truthArrows: truthArrows, detections: detections, matched: matched,
+                             visibleArrows: visible, visibleMatched: visibleMatched, scoresCorrect: correct,
                              medianErrorPx: errors.isEmpty ? .nan : errors[errors.count / 2],
                              medianErrorInputPx: inputErrors.isEmpty ? .nan : inputErrors[inputErrors.count / 2], targetsFound: targets,
                              impacts: impacts)

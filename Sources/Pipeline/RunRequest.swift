@@ -70,6 +70,9 @@ public struct RunRequest: Sendable {
   public var arrowMM: Double = 5.5
   public var spots: SpotRule = .nearest
   public var detector: DetectorSource
+  /// A second look at each arrow candidate at the photo's resolution (nil: the
+  /// detector's boxes at the profile's threshold, as the apps do).
+  public var refiner: ArrowRefiner?
   /// A starting estimate of the face outline (pixels), when no target box is detected.
   public var targetHint: FittedEllipse?
   public var expectedArrows: Int

@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""Second stage for the arrow detector (plain PyTorch, written for this repo).
+
+The detector sees the photo at 640x640; at that scale a 5 mm shaft is two pixels
+wide and its two ends look alike. The refiner looks again at each candidate at
+the photo's own resolution: a square window WINDOW input pixels wide (in the
+detector's 640 scale) around the candidate, resampled to CROP x CROP from the
+original image. It answers whether an entry point lies near the window centre
+and where (offset in input pixels), so the pipeline can ask the detector for
+more candidates (a low threshold) and keep the real ones, better placed.
+
+Model: input 1x3xCROPxCROP RGB in [0,1]; output (1, 3) = [probability, dx, dy],
+dx and dy in 640-input pixels from the window centre to the entry point.
+
+Usage:
+  python refiner.py mine   --data DIR --detector Models/arrow-detector.onnx --out crops.npz [--conf 0.03]
+  python refiner.py train  --crops crops.npz [--crops more.npz] --steps N --out run.pt
+  python refiner.py export --weights run.pt --out Models/arrow-refiner.onnx
+  python refiner.py eval   --data HELDOUT --detector D.onnx --refiner R.onnx [--conf 0.03]
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import random
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import detector as D
+
+WINDOW = 48.0   # window side in 640-input pixels
+CROP = 96       # crop side in pixels fed to the refiner
+OFFSET_SCALE = 8.0  # the network predicts offsets / OFFSET_SCALE
+
+
+# ----------------------------------------------------------------------------- crops
+
+def window_side(w, h):
+    """Window side in original pixels: WINDOW input pixels at the letterbox gain."""
+    return WINDOW * max(w, h) / D.INPUT
+
+
+def crop(img, cx, cy, side, out=CROP):
+    """img: HxWx3 uint8; (cx, cy) window centre in original pixel coordinates
+    (pixel p covers [p, p+1)). Each output pixel averages k x k bilinear samples,
+    k = ceil(side / out), edges clamped, rounded to an 8-bit level (floor(v + 1/2)),
+    then / 255: 3 x out x out float32. Preprocess.window (Sources/Inference/
+    Preprocess+Window.swift) computes the same."""
+    h, w = img.shape[:2]
+    s = side / out
+    k = max(1, int(math.ceil(s - 1e-9)))
+    t = (np.arange(out * k) + 0.5) / k  # sub-sample positions in output-pixel units
+    xs = cx - side / 2 + t * s - 0.5
+    ys = cy - side / 2 + t * s - 0.5
+    x0 = np.floor(xs).astype(np.int64)
+    y0 = np.floor(ys).astype(np.int64)
+    fx = (xs - x0).astype(np.float32)
+    fy = (ys - y0).astype(np.float32)
+    xa, xb = np.clip(x0, 0, w - 1), np.clip(x0 + 1, 0, w - 1)
+    ya, yb = np.clip(y0, 0, h - 1), np.clip(y0 + 1, 0, h - 1)
+    im = img.astype(np.float32)
+    top = im[ya][:, xa] * (1 - fx)[None, :, None] + im[ya][:, xb] * fx[None, :, None]
+    bot = im[yb][:, xa] * (1 - fx)[None, :, None] + im[yb][:, xb] * fx[None, :, None]
+    v = top * (1 - fy)[:, None, None] + bot * fy[:, None, None]
+    v = v.astype(np.float32).reshape(out, k, out, k, 3)
+    acc = np.zeros((out, out, 3), np.float32)
+    for sy in range(k):          # summed in this order, like the Swift loop
+        for sx in range(k):
+            acc += v[:, sy, :, sx]
+    v = acc / np.float32(k * k)
+    return (np.floor(v + np.float32(0.5)) / np.float32(255)).transpose(2, 0, 1).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------- mining
+
+def candidates(sess, img, conf):
+    """Class-0 detections (after NMS) of the letterboxed image, in original pixels:
+    list of (score, x, y, half box in input px)."""
+    h, w = img.shape[:2]
+    gain, nw, nh, left, top = D.letterbox_geometry(w, h)
+    from PIL import Image
+    canvas = np.full((D.INPUT, D.INPUT, 3), 114, np.uint8)
+    canvas[top:top + nh, left:left + nw] = np.asarray(Image.fromarray(img).resize((nw, nh), Image.BILINEAR))
+    x = canvas.astype(np.float32).transpose(2, 0, 1)[None] / 255
+    out = sess.run(None, {"images": x})[0][0]
+    dets = [d for d in D.postprocess(out, conf, 0.5) if d[0] == 0]
+    return [(d[1], (d[2] - left) / gain, (d[3] - top) / gain, max(d[4], d[5]) / 2) for d in dets], gain
+
+
+def truth_points(root, split, name, w, h):
+    lf = os.path.join(root, "labels", split, name + ".txt")
+    lab = np.loadtxt(lf, ndmin=2).astype(np.float32) if os.path.getsize(lf) else np.zeros((0, 5), np.float32)
+    lab = lab[lab[:, 0] == 0]
+    return np.stack([lab[:, 1] * w, lab[:, 2] * h, lab[:, 3] * w], 1) if len(lab) else np.zeros((0, 3), np.float32)
+
+
+def label(cx, cy, truths, gain):
+    """(is positive, dx, dy in input px) for a window centred at (cx, cy): the
+    nearest true entry within max(4 px, half its box) at input scale."""
+    best = None
+    for tx, ty, tw in truths:
+        d = math.hypot(tx - cx, ty - cy) * gain
+        if d <= max(4.0, 0.5 * tw * gain) and (best is None or d < best[0]):
+            best = (d, (tx - cx) * gain, (ty - cy) * gain)
+    return (0, 0.0, 0.0) if best is None else (1, best[1], best[2])
+
+
+def mine(args):
+    import onnxruntime as ort
+    from PIL import Image
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = args.threads
+    sess = ort.InferenceSession(args.detector, so, providers=["CPUExecutionProvider"])
+    rng = random.Random(args.seed)
+    files = sorted(glob.glob(os.path.join(args.data, "images", "*", "*.png")))
+    if args.limit:
+        files = files[:args.limit]
+    xs, ys = [], []
+    t0 = time.time()
+    for n, f in enumerate(files):
+        img = np.asarray(Image.open(f).convert("RGB"))
+        h, w = img.shape[:2]
+        split, name = os.path.basename(os.path.dirname(f)), os.path.basename(f)[:-4]
+        truths = truth_points(args.data, split, name, w, h)
+        cands, gain = candidates(sess, img, args.conf)
+        side = window_side(w, h)
+        centres = [(x, y) for _, x, y, _ in cands]
+        # every true entry also from a few jittered centres (up to 6 input px away)
+        for tx, ty, _ in truths:
+            for _ in range(args.jitter):
+                r, a = rng.uniform(0, 6) / gain, rng.uniform(0, 2 * math.pi)
+                centres.append((tx + r * math.cos(a), ty + r * math.sin(a)))
+        for cx, cy in centres:
+            p, dx, dy = label(cx, cy, truths, gain)
+            xs.append(np.round(crop(img, cx, cy, side) * 255).astype(np.uint8))  # exact: crops are 8-bit levels
+            ys.append((p, dx, dy))
+        if (n + 1) % 50 == 0:
+            print(f"{n + 1}/{len(files)} images, {len(xs)} crops ({sum(y[0] for y in ys)} positive) "
+                  f"{time.time() - t0:.0f}s", flush=True)
+    np.savez(args.out, x=np.stack(xs), y=np.array(ys, np.float32))
+    print(f"wrote {len(xs)} crops, {int(sum(y[0] for y in ys))} positive, to {args.out}")
+
+
+# ----------------------------------------------------------------------------- model
+
+class CBR(nn.Sequential):
+    def __init__(self, c1, c2, s=1):
+        super().__init__(nn.Conv2d(c1, c2, 3, s, 1, bias=False), nn.BatchNorm2d(c2), nn.ReLU())
+
+
+class Refiner(nn.Module):
+    def __init__(self, w=(16, 32, 48, 64)):
+        super().__init__()
+        a, b, c, d = w
+        self.f = nn.Sequential(CBR(3, a, 2), CBR(a, a),      # 48
+                               CBR(a, b, 2), CBR(b, b),      # 24
+                               CBR(b, c, 2), CBR(c, c),      # 12
+                               CBR(c, d, 2), CBR(d, d))      # 6
+        self.fc = nn.Sequential(nn.Flatten(), nn.Linear(d * (CROP // 16) ** 2, 96), nn.ReLU(), nn.Linear(96, 3))
+
+    def raw(self, x):
+        return self.fc(self.f(x))
+
+    def forward(self, x):
+        r = self.raw(x)
+        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:] * OFFSET_SCALE], 1)
+
+
+def train(args):
+    torch.set_num_threads(args.threads)
+    D.seed_all(args.seed)
+    rng = np.random.default_rng(args.seed)
+    xs, ys = [], []
+    for c in args.crops:
+        z = np.load(c)
+        xs.append(z["x"])
+        ys.append(z["y"])
+    X, Y = np.concatenate(xs), np.concatenate(ys)
+    print(f"{len(X)} crops, {int(Y[:, 0].sum())} positive", flush=True)
+    model = Refiner()
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
+    t0 = time.time()
+    for step in range(1, args.steps + 1):
+        lr = args.lr * min(1.0, step / 100) * 0.5 * (1 + math.cos(math.pi * (step - 1) / args.steps))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        idx = rng.integers(0, len(X), args.batch)
+        x = torch.from_numpy(X[idx]).float().div(255)
+        y = torch.from_numpy(Y[idx]).clone()
+        # flips (offsets follow), brightness/contrast, noise
+        if rng.random() < 0.5:
+            x = x.flip(3)
+            y[:, 1] = -y[:, 1]
+        if rng.random() < 0.5:
+            x = x.flip(2)
+            y[:, 2] = -y[:, 2]
+        a = torch.from_numpy(rng.uniform(0.8, 1.2, (len(idx), 1, 1, 1)).astype(np.float32))
+        b = torch.from_numpy(rng.uniform(-0.06, 0.06, (len(idx), 1, 1, 1)).astype(np.float32))
+        x = (x * a + b + torch.randn_like(x) * 0.01).clamp(0, 1)
+        r = model.raw(x)
+        lcls = F.binary_cross_entropy_with_logits(r[:, 0], y[:, 0])
+        pos = y[:, 0] > 0
+        loff = F.smooth_l1_loss(r[pos, 1:], y[pos, 1:] / OFFSET_SCALE, beta=0.05) if pos.any() else r.sum() * 0
+        loss = lcls + 2 * loff
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 50 == 0:
+            print(f"step {step} loss {loss.item():.4f} cls {lcls.item():.4f} off {loff.item():.4f} lr {lr:.5f} "
+                  f"{time.time() - t0:.0f}s", flush=True)
+    torch.save({"model": model.state_dict(), "args": vars(args)}, args.out)
+    print(f"saved {args.out}")
+
+
+def export(args):
+    model = Refiner()
+    model.load_state_dict(torch.load(args.weights, map_location="cpu")["model"])
+    model.eval()
+    torch.onnx.export(model, torch.zeros(1, 3, CROP, CROP), args.out, opset_version=17, do_constant_folding=True,
+                      input_names=["crop"], output_names=["refined"], dynamo=False)
+    import onnx
+    m = onnx.load(args.out)
+    onnx.checker.check_model(m)
+    print("ops:", sorted({n.op_type for n in m.graph.node}), "nodes:", len(m.graph.node))
+
+
+# ----------------------------------------------------------------------------- eval
+
+def evaluate(args):
+    """Detector alone at 0.35 vs detector at --conf + refiner at --accept, on held-out
+    images (letterbox), matched like detector.py eval (input-pixel distances)."""
+    import onnxruntime as ort
+    from PIL import Image
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = args.threads
+    det = ort.InferenceSession(args.detector, so, providers=["CPUExecutionProvider"])
+    ref = ort.InferenceSession(args.refiner, so, providers=["CPUExecutionProvider"])
+    files = sorted(glob.glob(os.path.join(args.data, "images", "*", "*.png")))
+    if args.limit:
+        files = files[:args.limit]
+    stats = {k: [0, 0, 0, []] for k in ("detector", "refined")}  # tp, fp, fn, errors
+    for f in files:
+        img = np.asarray(Image.open(f).convert("RGB"))
+        h, w = img.shape[:2]
+        split, name = os.path.basename(os.path.dirname(f)), os.path.basename(f)[:-4]
+        truths = truth_points(args.data, split, name, w, h)
+        cands, gain = candidates(det, img, args.conf)
+        side = window_side(w, h)
+        plain = [(x, y, s) for s, x, y, _ in cands if s >= 0.35]
+        refined = []
+        for s, x, y, _ in cands:
+            p, dx, dy = ref.run(None, {"crop": crop(img, x, y, side)[None]})[0][0]
+            if p >= args.accept:
+                refined.append((x + dx / gain, y + dy / gain, float(p)))
+        # duplicates that converged on one entry: keep the most probable within 3 input px
+        refined.sort(key=lambda t: -t[2])
+        kept = []
+        for r in refined:
+            if all(math.hypot(r[0] - k[0], r[1] - k[1]) * gain > 3.0 for k in kept):
+                kept.append(r)
+        for key, pts in (("detector", plain), ("refined", kept)):
+            pairs = sorted((math.hypot(px - tx, py - ty) * gain, ti, pi)
+                           for ti, (tx, ty, tw) in enumerate(truths) for pi, (px, py, _) in enumerate(pts)
+                           if math.hypot(px - tx, py - ty) * gain <= max(4.0, 0.5 * tw * gain))
+            mt, mp = set(), set()
+            for d, ti, pi in pairs:
+                if ti in mt or pi in mp:
+                    continue
+                mt.add(ti)
+                mp.add(pi)
+                stats[key][3].append(d)
+            stats[key][0] += len(mt)
+            stats[key][1] += len(pts) - len(mp)
+            stats[key][2] += len(truths) - len(mt)
+    for key, (tp, fp, fn, errs) in stats.items():
+        print(json.dumps({"stage": key, "images": len(files), "tp": tp, "fp": fp, "fn": fn,
+                          "recall": round(tp / max(1, tp + fn), 4), "precision": round(tp / max(1, tp + fp), 4),
+                          "median_error_px": round(float(np.median(errs)), 3) if errs else None,
+                          "conf": 0.35 if key == "detector" else args.conf, "accept": args.accept}))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    m = sub.add_parser("mine")
+    m.add_argument("--data", required=True)
+    m.add_argument("--detector", required=True)
+    m.add_argument("--out", required=True)
+    m.add_argument("--conf", type=float, default=0.03)
+    m.add_argument("--jitter", type=int, default=2, help="extra jittered windows per true entry")
+    m.add_argument("--limit", type=int, default=0)
+    m.add_argument("--seed", type=int, default=0)
+    m.add_argument("--threads", type=int, default=1)
+    t = sub.add_parser("train")
+    t.add_argument("--crops", action="append", required=True)
+    t.add_argument("--steps", type=int, default=3000)
+    t.add_argument("--batch", type=int, default=128)
+    t.add_argument("--lr", type=float, default=2e-3)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--threads", type=int, default=1)
+    t.add_argument("--out", required=True)
+    e = sub.add_parser("export")
+    e.add_argument("--weights", required=True)
+    e.add_argument("--out", required=True)
+    v = sub.add_parser("eval")
+    v.add_argument("--data", required=True)
+    v.add_argument("--detector", required=True)
+    v.add_argument("--refiner", required=True)
+    v.add_argument("--conf", type=float, default=0.03)
+    v.add_argument("--accept", type=float, default=0.5)
+    v.add_argument("--limit", type=int, default=0)
+    v.add_argument("--threads", type=int, default=1)
+    a = ap.parse_args()
+    {"mine": mine, "train": train, "export": export, "eval": evaluate}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    main()
