@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads and writes float32 tensors in NumPy's .npy format (versions 1 and
-/// 2, C order, little-endian `<f4`).
+/// 2, C order, little-endian `<f4`); also reads unsigned bytes (`|u1`, each
+/// byte's value as a Float), the compact form of 8-bit image fixtures.
 public enum NPY {
   /// Reads a float32 C-order .npy file.
   public static func read(_ path: String) throws -> Tensor {
@@ -71,7 +72,8 @@ public enum NPY {
     let header = String(decoding: bytes[start..<(start + headerLen)], as: UTF8.self)
     guard let descr = field(header, "descr") else { throw fail("has no 'descr' in its header; expected '<f4'") }
     let d = descr.trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
-    guard d == "<f4" else { throw fail("has dtype '\(d)'; expected '<f4' (float32)") }
+    guard d == "<f4" || d == "|u1" else { throw fail("has dtype '\(d)'; expected '<f4' (float32) or '|u1' (bytes)") }
+    let width = d == "|u1" ? 1 : 4
     guard let fo = field(header, "fortran_order") else { throw fail("has no 'fortran_order'; expected False") }
     guard fo.trimmingCharacters(in: .whitespaces) == "False" else {
       throw fail("is in Fortran order; expected C order")
@@ -87,11 +89,15 @@ public enum NPY {
     }
     let n = try SizeMath.count(shape, what: "NPY '\(name)'")
     let dataStart = start + headerLen
-    let (need, o) = n.multipliedReportingOverflow(by: 4)
+    let (need, o) = n.multipliedReportingOverflow(by: width)
     guard !o, bytes.count - dataStart == need else {
       throw fail("has \(bytes.count - dataStart) data bytes for shape \(shape); expected \(o ? -1 : need)")
     }
     var f = [Float](repeating: 0, count: n)
+    if width == 1 {
+      for i in 0..<n { f[i] = Float(bytes[dataStart + i]) }
+      return Tensor(unchecked: shape, f)
+    }
     bytes.withUnsafeBytes { p in
       for i in 0..<n {
         f[i] = Float(bitPattern: UInt32(littleEndian: p.loadUnaligned(fromByteOffset: dataStart + 4 * i, as: UInt32.self)))

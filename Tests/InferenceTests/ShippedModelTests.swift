@@ -5,7 +5,8 @@ import Testing
 
 /// The models shipped under Models/ (see Models/README.md) run in the Swift
 /// backend and match onnxruntime on a fixed input:
-/// max |Δ| ≤ 1e-4 · max |reference| (fixtures in Models/fixtures/).
+/// max |Δ| ≤ 1e-4 · max |reference| (fixtures in Models/fixtures/; an image
+/// input is stored as its 8-bit levels, `<name>.input-u8.npy`, and is those / 255).
 struct ShippedModelTests {
   /// Repository root, found from this file's path (Tests/InferenceTests/…).
   static let root = URL(fileURLWithPath: #filePath)
@@ -16,6 +17,7 @@ struct ShippedModelTests {
     ("arrow-detector", [1, 6, 8400]),
     ("setcards-detector", [1, 5, 8400]),
     ("setcards-classifier", [1, 12]),
+    ("arrow-refiner", [1, 3]),
   ]
 
   static var shipped: [String] {
@@ -28,7 +30,7 @@ struct ShippedModelTests {
   func matchesOnnxRuntime(_ name: String) throws {
     let dir = Self.root.appendingPathComponent("Models")
     let model = try InferenceModel(contentsOf: dir.appendingPathComponent("\(name).onnx").path)
-    let input = try NPY.read(dir.appendingPathComponent("fixtures/\(name).input.npy").path)
+    let input = try Self.input(name)
     let reference = try NPY.read(dir.appendingPathComponent("fixtures/\(name).output.npy").path)
     let inputName = try #require(model.inputs.first?.name)
     let outputName = try #require(model.outputs.first?.name)
@@ -48,14 +50,28 @@ struct ShippedModelTests {
     #expect(worst <= 1e-4 * scale, "\(name): max |Δ| \(worst) at \(worstIndex), limit \(1e-4 * scale)")
   }
 
+  /// The fixture input: float32 as stored, or 8-bit levels / 255 (exactly what
+  /// `levels.astype(float32) / 255` gave onnxruntime).
+  static func input(_ name: String) throws -> Tensor {
+    let dir = root.appendingPathComponent("Models/fixtures")
+    let levels = dir.appendingPathComponent("\(name).input-u8.npy").path
+    guard FileManager.default.fileExists(atPath: levels) else {
+      return try NPY.read(dir.appendingPathComponent("\(name).input.npy").path)
+    }
+    let t = try NPY.read(levels)
+    return try Tensor(shape: t.shape, scalars: t.scalars.map { $0 / 255 })
+  }
+
   @Test("Every shipped model has its fixtures")
   func fixturesPresent() {
-    let dir = Self.root.appendingPathComponent("Models")
+    let dir = Self.root.appendingPathComponent("Models/fixtures")
     for name in Self.shipped {
-      for suffix in ["input", "output"] {
-        let path = dir.appendingPathComponent("fixtures/\(name).\(suffix).npy").path
-        #expect(FileManager.default.fileExists(atPath: path), "missing \(path)")
+      let inputs = ["\(name).input.npy", "\(name).input-u8.npy"].filter {
+        FileManager.default.fileExists(atPath: dir.appendingPathComponent($0).path)
       }
+      #expect(inputs.count == 1, "\(name): expected exactly one input fixture, found \(inputs)")
+      let output = dir.appendingPathComponent("\(name).output.npy").path
+      #expect(FileManager.default.fileExists(atPath: output), "missing \(output)")
     }
   }
 }
