@@ -112,12 +112,14 @@ public struct DetectorSpec: Sendable, Decodable {
   /// Include the target-face box (class 1) for `truth`.
   public var targetBox: Bool = true
   public var model: String?
+  /// An arrow refiner (ONNX) for a second look at each arrow candidate.
+  public var refiner: String?
   /// A raw output tensor written inline: `{shape: [1, 6, N], values: [...]}` (row-major).
   public var tensor: InlineTensor?
   /// A raw output tensor as a float32 `.npy` file inside the scenario tree.
   public var npy: String?
   public init() {}
-  enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, tensor, npy, targetBox = "target_box" }
+  enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, refiner, tensor, npy, targetBox = "target_box" }
   public init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -129,6 +131,7 @@ public struct DetectorSpec: Sendable, Decodable {
     boxes = try c.decodeIfPresent([BoxSpec].self, forKey: .boxes) ?? []
     targetBox = try c.decodeIfPresent(Bool.self, forKey: .targetBox) ?? true
     model = try c.decodeIfPresent(String.self, forKey: .model)
+    refiner = try c.decodeIfPresent(String.self, forKey: .refiner)
     tensor = try c.decodeIfPresent(InlineTensor.self, forKey: .tensor)
     npy = try c.decodeIfPresent(String.self, forKey: .npy)
     if source == "tensor", tensor == nil, npy == nil {

@@ -48,6 +48,9 @@ public enum ScenarioRunner {
       req.viewRadius = s.gestures.viewRadius
       req.seed = s.scene.seed
       req.timestamp = s.clock
+      if let path = s.detector.refiner {
+        do { req.refiner = try ArrowRefiner(contentsOf: path) } catch { throw PipelineError("detector refiner '\(path)': \(error)") }
+      }
       if case .none = req.detector, let e = truth.ellipse {
         req.targetHint = FittedEllipse(cx: e.centerX, cy: e.centerY, a: e.semiMajor, b: e.semiMinor, angleDeg: e.angleDeg)
       }
