@@ -171,6 +171,40 @@ class Refiner(nn.Module):
         return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:] * OFFSET_SCALE], 1)
 
 
+class HeatRefiner(nn.Module):
+    """Classification from a 6x6 context map; the entry point as the soft-argmax
+    of a 24x24 heatmap (cells 2 input px apart), so the offset is a weighted mean
+    of cell centres rather than a regression through a fully connected layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.s4 = nn.Sequential(CBR(3, 24, 2), CBR(24, 24), CBR(24, 32, 2), CBR(32, 32))       # 24x24
+        self.s16 = nn.Sequential(CBR(32, 48, 2), CBR(48, 48), CBR(48, 64, 2), CBR(64, 64))     # 6x6
+        self.cls = nn.Sequential(nn.Flatten(), nn.Linear(64 * (CROP // 16) ** 2, 96), nn.ReLU(), nn.Linear(96, 1))
+        self.up = nn.Upsample(scale_factor=4, mode="nearest")
+        self.heat = nn.Sequential(nn.Conv2d(96, 16, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+                                  CBR(16, 16), nn.Conv2d(16, 1, 1))
+        n = CROP // 4
+        c = ((torch.arange(n, dtype=torch.float32) + 0.5) * 4 - CROP / 2) * (WINDOW / CROP)  # input px
+        gy, gx = torch.meshgrid(c, c, indexing="ij")
+        self.register_buffer("grid", torch.stack([gx.flatten(), gy.flatten()], 1), persistent=False)  # n*n, 2
+
+    def raw(self, x):
+        a = self.s4(x)
+        b = self.s16(a)
+        logit = self.cls(b)
+        h = self.heat(torch.cat([a, self.up(b)], 1)).flatten(1)
+        off = torch.softmax(h, 1) @ self.grid  # B, 2 in input px
+        return torch.cat([logit, off / OFFSET_SCALE], 1)
+
+    def forward(self, x):
+        r = self.raw(x)
+        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:] * OFFSET_SCALE], 1)
+
+
+ARCHS = {"fc": Refiner, "heat": HeatRefiner}
+
+
 def train(args):
     torch.set_num_threads(args.threads)
     D.seed_all(args.seed)
@@ -182,7 +216,7 @@ def train(args):
         ys.append(z["y"])
     X, Y = np.concatenate(xs), np.concatenate(ys)
     print(f"{len(X)} crops, {int(Y[:, 0].sum())} positive", flush=True)
-    model = Refiner()
+    model = ARCHS[args.arch]()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     t0 = time.time()
     for step in range(1, args.steps + 1):
@@ -213,13 +247,17 @@ def train(args):
         if step % 50 == 0:
             print(f"step {step} loss {loss.item():.4f} cls {lcls.item():.4f} off {loff.item():.4f} lr {lr:.5f} "
                   f"{time.time() - t0:.0f}s", flush=True)
-    torch.save({"model": model.state_dict(), "args": vars(args)}, args.out)
+        if step % args.save_every == 0 and step < args.steps:
+            torch.save({"model": model.state_dict(), "args": vars(args), "arch": args.arch, "step": step},
+                       args.out.replace(".pt", f"_{step}.pt"))
+    torch.save({"model": model.state_dict(), "args": vars(args), "arch": args.arch}, args.out)
     print(f"saved {args.out}")
 
 
 def export(args):
-    model = Refiner()
-    model.load_state_dict(torch.load(args.weights, map_location="cpu")["model"])
+    ck = torch.load(args.weights, map_location="cpu")
+    model = ARCHS[ck.get("arch", "fc")]()
+    model.load_state_dict(ck["model"])
     model.eval()
     torch.onnx.export(model, torch.zeros(1, 3, CROP, CROP), args.out, opset_version=17, do_constant_folding=True,
                       input_names=["crop"], output_names=["refined"], dynamo=False)
@@ -231,9 +269,38 @@ def export(args):
 
 # ----------------------------------------------------------------------------- eval
 
+def match(pts, truths, gain):
+    """Greedy nearest-first matching like detector.py eval: (tp, fp, fn, errors in input px)."""
+    pairs = sorted((math.hypot(px - tx, py - ty) * gain, ti, pi)
+                   for ti, (tx, ty, tw) in enumerate(truths) for pi, (px, py, _) in enumerate(pts)
+                   if math.hypot(px - tx, py - ty) * gain <= max(4.0, 0.5 * tw * gain))
+    mt, mp, errs = set(), set(), []
+    for d, ti, pi in pairs:
+        if ti in mt or pi in mp:
+            continue
+        mt.add(ti)
+        mp.add(pi)
+        errs.append(d)
+    return len(mt), len(pts) - len(mp), len(truths) - len(mt), errs
+
+
+def refine(looked, accept, gain, merge=3.0):
+    """Candidates the refiner keeps at `accept`, moved, merged within `merge` input px
+    (the most probable stays; ties keep detector order) -- as ArrowRefinement.swift."""
+    kept = [(x + dx / gain, y + dy / gain, p) for x, y, p, dx, dy in looked if p >= accept]
+    order = sorted(range(len(kept)), key=lambda i: (-kept[i][2], i))
+    out = []
+    for i in order:
+        r = kept[i]
+        if all(math.hypot(r[0] - k[0], r[1] - k[1]) * gain > merge for k in out):
+            out.append(r)
+    return out
+
+
 def evaluate(args):
-    """Detector alone at 0.35 vs detector at --conf + refiner at --accept, on held-out
-    images (letterbox), matched like detector.py eval (input-pixel distances)."""
+    """Detector alone at 0.35 vs detector at --conf + refiner at each --accept, on
+    held-out images (letterbox), matched like detector.py eval (input pixels). The
+    models run once per image; every threshold reuses their outputs."""
     import onnxruntime as ort
     from PIL import Image
     so = ort.SessionOptions()
@@ -243,7 +310,7 @@ def evaluate(args):
     files = sorted(glob.glob(os.path.join(args.data, "images", "*", "*.png")))
     if args.limit:
         files = files[:args.limit]
-    stats = {k: [0, 0, 0, []] for k in ("detector", "refined")}  # tp, fp, fn, errors
+    per_image = []
     for f in files:
         img = np.asarray(Image.open(f).convert("RGB"))
         h, w = img.shape[:2]
@@ -251,37 +318,27 @@ def evaluate(args):
         truths = truth_points(args.data, split, name, w, h)
         cands, gain = candidates(det, img, args.conf)
         side = window_side(w, h)
-        plain = [(x, y, s) for s, x, y, _ in cands if s >= 0.35]
-        refined = []
+        looked = []
         for s, x, y, _ in cands:
             p, dx, dy = ref.run(None, {"crop": crop(img, x, y, side)[None]})[0][0]
-            if p >= args.accept:
-                refined.append((x + dx / gain, y + dy / gain, float(p)))
-        # duplicates that converged on one entry: keep the most probable within 3 input px
-        refined.sort(key=lambda t: -t[2])
-        kept = []
-        for r in refined:
-            if all(math.hypot(r[0] - k[0], r[1] - k[1]) * gain > 3.0 for k in kept):
-                kept.append(r)
-        for key, pts in (("detector", plain), ("refined", kept)):
-            pairs = sorted((math.hypot(px - tx, py - ty) * gain, ti, pi)
-                           for ti, (tx, ty, tw) in enumerate(truths) for pi, (px, py, _) in enumerate(pts)
-                           if math.hypot(px - tx, py - ty) * gain <= max(4.0, 0.5 * tw * gain))
-            mt, mp = set(), set()
-            for d, ti, pi in pairs:
-                if ti in mt or pi in mp:
-                    continue
-                mt.add(ti)
-                mp.add(pi)
-                stats[key][3].append(d)
-            stats[key][0] += len(mt)
-            stats[key][1] += len(pts) - len(mp)
-            stats[key][2] += len(truths) - len(mt)
-    for key, (tp, fp, fn, errs) in stats.items():
-        print(json.dumps({"stage": key, "images": len(files), "tp": tp, "fp": fp, "fn": fn,
-                          "recall": round(tp / max(1, tp + fn), 4), "precision": round(tp / max(1, tp + fp), 4),
-                          "median_error_px": round(float(np.median(errs)), 3) if errs else None,
-                          "conf": 0.35 if key == "detector" else args.conf, "accept": args.accept}))
+            looked.append((x, y, float(p), float(dx), float(dy)))
+        plain = [(x, y, s) for s, x, y, _ in cands if s >= 0.35]
+        per_image.append((truths, gain, plain, looked))
+    rows = [("detector", 0.35, [(t, g, pl) for t, g, pl, _ in per_image])]
+    for a in [float(v) for v in str(args.accept).split(",")]:
+        rows.append(("refined", a, [(t, g, refine(lk, a, g)) for t, g, _, lk in per_image]))
+    for stage, thr, data in rows:
+        tp = fp = fn = 0
+        errs = []
+        for truths, gain, pts in data:
+            a, b, c, e = match(pts, truths, gain)
+            tp, fp, fn = tp + a, fp + b, fn + c
+            errs += e
+        r, p = tp / max(1, tp + fn), tp / max(1, tp + fp)
+        print(json.dumps({"stage": stage, "images": len(files), "detector_conf": 0.35 if stage == "detector" else args.conf,
+                          "accept": thr if stage == "refined" else None, "tp": tp, "fp": fp, "fn": fn,
+                          "recall": round(r, 4), "precision": round(p, 4), "f1": round(2 * r * p / max(1e-9, r + p), 4),
+                          "median_error_px": round(float(np.median(errs)), 3) if errs else None}), flush=True)
 
 
 def main():
@@ -303,6 +360,9 @@ def main():
     t.add_argument("--lr", type=float, default=2e-3)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--threads", type=int, default=1)
+    t.add_argument("--arch", default="fc", choices=sorted(ARCHS), help="fc: offsets from a fully connected head; "
+                   "heat: soft-argmax of a 24x24 heatmap")
+    t.add_argument("--save-every", type=int, default=500)
     t.add_argument("--out", required=True)
     e = sub.add_parser("export")
     e.add_argument("--weights", required=True)
@@ -312,7 +372,7 @@ def main():
     v.add_argument("--detector", required=True)
     v.add_argument("--refiner", required=True)
     v.add_argument("--conf", type=float, default=0.03)
-    v.add_argument("--accept", type=float, default=0.5)
+    v.add_argument("--accept", default="0.5", help="refiner probability thresholds, comma-separated")
     v.add_argument("--limit", type=int, default=0)
     v.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()

@@ -25,6 +25,8 @@ struct RunCommand: ParsableCommand {
   @Option(help: "Boundary rule.") var rule: String = "inclusive"
   @Option(help: "Detection-time arithmetic: double, float32, float32-native.") var precision: String = "float32-native"
   @Option(help: "An ONNX detector (default: Models/arrow-detector.onnx when present).") var model: String?
+  @Option(help: "An arrow refiner ONNX (e.g. Models/arrow-refiner.onnx): a second look at each candidate at the photo's resolution; off by default, as in the apps.")
+  var refiner: String?
   @Option(help: "Injected raw candidates instead of a model: YAML list of {cx, cy, w, h, confidence, class} in model-input pixels.")
   var detections: String?
   @Option(name: .customLong("expected-arrows"), parsing: .unconditional) var expectedArrows: Int = 6
@@ -69,6 +71,9 @@ struct RunCommand: ParsableCommand {
     req.precision = p
     req.seed = seed
     req.timestamp = clock
+    if let refiner {
+      do { req.refiner = try ArrowRefiner(contentsOf: refiner) } catch { throw CLIError(message: "--refiner '\(refiner)': \(error)") }
+    }
     let script = try gestureScript()
     req.gestures = script.effectiveSteps
     req.viewRadius = script.viewRadius

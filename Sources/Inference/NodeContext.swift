@@ -120,6 +120,13 @@ struct NodeContext {
     return Int(a)
   }
 
+  /// Integer values clamped into ±Int.max / 2, for Slice starts and ends:
+  /// exporters write INT64_MAX / INT64_MIN for "to the end", which the spec
+  /// clamps to the dimension anyway (halved so start + dim cannot overflow).
+  func clampedInts(of v: Value) -> [Int] {
+    v.asInts.map { Int(clamping: max(min($0, Int64(Int.max / 2)), Int64(Int.min / 2))) }
+  }
+
   /// Converts integer values from a tensor to Int with a range check.
   func ints(of v: Value, _ what: String) throws -> [Int] {
     try v.asInts.map { x in

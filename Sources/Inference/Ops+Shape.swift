@@ -240,8 +240,8 @@ extension Operators {
       ends = e.map { Int(clamping: max(min($0, Int64(Int.max / 2)), Int64(Int.min / 2))) }
       axes = try ctx.ints("axes")?.map { Int(clamping: max(min($0, Int64(Int32.max)), Int64(Int32.min))) }
     } else {
-      starts = try ctx.ints(of: try ctx.constant(1, "starts"), "starts")
-      ends = try ctx.ints(of: try ctx.constant(2, "ends"), "ends")
+      starts = ctx.clampedInts(of: try ctx.constant(1, "starts"))
+      ends = ctx.clampedInts(of: try ctx.constant(2, "ends"))
       if ctx.optional(3) != nil { axes = try ctx.ints(of: try ctx.constant(3, "axes"), "axes") }
       if ctx.optional(4) != nil { steps = try ctx.ints(of: try ctx.constant(4, "steps"), "steps") }
     }
