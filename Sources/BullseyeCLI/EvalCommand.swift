@@ -53,6 +53,8 @@ struct EvalArchery: ParsableCommand {
   @Option var size: String = "1280x960"
   @Option(help: "An arrow refiner (e.g. Models/arrow-refiner.onnx): a second look at each candidate at the photo's resolution.")
   var refiner: String?
+  @Option(parsing: .unconditional, help: "Refiner probability a candidate needs to be kept (default: the shipped setting).")
+  var accept: Double?
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
   var impacts: String = "shafts"
   @Flag var json = false
@@ -64,10 +66,15 @@ struct EvalArchery: ParsableCommand {
     guard let set = ImpactSet(rawValue: impacts) else {
       throw CLIError(message: "--impacts '\(impacts)' is unknown: expected \(ImpactSet.allCases.map(\.rawValue).joined(separator: " or "))")
     }
+    var settings = RefinerSettings.shipped
+    if let accept {
+      guard accept.isFinite, (0...1).contains(accept) else { throw CLIError(message: "--accept \(accept) is out of range: expected 0...1") }
+      settings.accept = accept
+    }
     let e: ArcheryEvaluation
     do {
       e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], impacts: set,
-                                    refiner: refiner)
+                                    refiner: refiner, refinerSettings: settings)
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
     if json {
