@@ -24,8 +24,11 @@ public struct RefinerSettings: Sendable, Hashable {
 
 /// A loaded refiner model and its settings.
 public struct ArrowRefiner: Sendable {
+  /// The planned model: crop [1, 3, crop, crop] → [probability, dx, dy].
   public let model: InferenceModel
+  /// Where it was read from, for errors.
   public let name: String
+  /// Thresholds and window geometry it runs with.
   public var settings: RefinerSettings
   /// Reads and plans the model at `path`.
   public init(contentsOf path: String, settings: RefinerSettings = .shipped) throws {

@@ -23,6 +23,7 @@ public struct ArcheryEvaluation: Sendable {
   /// Which true impacts counted as arrows to find.
   public let impacts: ImpactSet
   public var recall: Double { Double(matched) / Double(max(1, truthArrows)) }
+  /// Recall over arrows whose entry is in sight.
   public var recallVisible: Double { Double(visibleMatched) / Double(max(1, visibleArrows)) }
   public var precision: Double { Double(matched) / Double(max(1, detections)) }
   public var scoreAccuracy: Double { Double(scoresCorrect) / Double(max(1, truthArrows)) }
