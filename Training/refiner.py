@@ -217,6 +217,8 @@ def train(args):
     X, Y = np.concatenate(xs), np.concatenate(ys)
     print(f"{len(X)} crops, {int(Y[:, 0].sum())} positive", flush=True)
     model = ARCHS[args.arch]()
+    if args.init:
+        model.load_state_dict(torch.load(args.init, map_location="cpu")["model"])
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     t0 = time.time()
     for step in range(1, args.steps + 1):
@@ -363,6 +365,7 @@ def main():
     t.add_argument("--arch", default="fc", choices=sorted(ARCHS), help="fc: offsets from a fully connected head; "
                    "heat: soft-argmax of a 24x24 heatmap")
     t.add_argument("--save-every", type=int, default=500)
+    t.add_argument("--init", help="start from these weights (same --arch)")
     t.add_argument("--out", required=True)
     e = sub.add_parser("export")
     e.add_argument("--weights", required=True)

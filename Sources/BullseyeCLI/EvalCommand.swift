@@ -55,6 +55,9 @@ struct EvalArchery: ParsableCommand {
   var refiner: String?
   @Option(parsing: .unconditional, help: "Refiner probability a candidate needs to be kept (default: the shipped setting).")
   var accept: Double?
+  @Option(name: .customLong("candidate-confidence"), parsing: .unconditional,
+          help: "Detector score a candidate needs to reach the refiner (default: the shipped setting).")
+  var candidateConfidence: Double?
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
   var impacts: String = "shafts"
   @Flag var json = false
@@ -70,6 +73,10 @@ struct EvalArchery: ParsableCommand {
     if let accept {
       guard accept.isFinite, (0...1).contains(accept) else { throw CLIError(message: "--accept \(accept) is out of range: expected 0...1") }
       settings.accept = accept
+    }
+    if let c = candidateConfidence {
+      guard c.isFinite, (0...1).contains(c) else { throw CLIError(message: "--candidate-confidence \(c) is out of range: expected 0...1") }
+      settings.candidateConfidence = c
     }
     let e: ArcheryEvaluation
     do {
