@@ -19,7 +19,7 @@ public struct RefinerSettings: Sendable, Hashable {
   public var inputSize: Int
 
   /// What the shipped refiner was trained and chosen with.
-  public static let shipped = RefinerSettings(candidateConfidence: 0.03, accept: 0.2, windowInputPx: 48, crop: 96, mergeInputPx: 3, inputSize: 640)
+  public static let shipped = RefinerSettings(candidateConfidence: 0.03, accept: 0.3, windowInputPx: 48, crop: 96, mergeInputPx: 3, inputSize: 640)
 }
 
 /// A loaded refiner model and its settings.
