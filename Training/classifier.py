@@ -23,6 +23,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from detector import export_onnx, ort_session
+
 SIZE = 224
 MEAN = np.array([0.485, 0.456, 0.406], np.float32)
 STD = np.array([0.229, 0.224, 0.225], np.float32)
@@ -154,19 +156,11 @@ def export(args):
     model = CardNet()
     model.load_state_dict(ck["model"])
     model.eval()
-    torch.onnx.export(model, torch.zeros(1, 3, SIZE, SIZE), args.out, opset_version=17, do_constant_folding=True,
-                      input_names=["input"], output_names=["logits"], dynamo=False)
-    import onnx
-    m = onnx.load(args.out)
-    onnx.checker.check_model(m)
-    print("ops:", sorted({n.op_type for n in m.graph.node}), "nodes:", len(m.graph.node))
+    export_onnx(model, torch.zeros(1, 3, SIZE, SIZE), args.out, "input", "logits")
 
 
 def evaluate(args):
-    import onnxruntime as ort
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = args.threads
-    sess = ort.InferenceSession(args.weights, so, providers=["CPUExecutionProvider"])
+    sess = ort_session(args.weights, args.threads)
     name = sess.get_inputs()[0].name
     images, items = load_cards(args.data)
     if args.detector:
@@ -196,13 +190,10 @@ def detector_boxes(path, images, items, threads):
     """Replaces each ground-truth box by the detector's box (letterbox 640, conf 0.35,
     NMS 0.5, mapped back to image pixels) that overlaps it best; unmatched cards keep
     no box and count as wrong (box None)."""
-    import onnxruntime as ort
     import torch
     from PIL import Image
     from detector import INPUT, letterbox_geometry, postprocess, box_iou_cxcywh
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = threads
-    sess = ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+    sess = ort_session(path, threads)
     dets = {}
     for k, img in enumerate(images):
         h, w = img.shape[:2]

@@ -430,6 +430,45 @@ def train(args):
             print(f"saved {args.out} at step {step} ({time.time() - t0:.0f}s)", flush=True)
 
 
+# ----------------------------------------------------------------------------- shared by the training scripts
+
+def ort_session(path, threads):
+    """An onnxruntime CPU session with `threads` intra-op threads."""
+    import onnxruntime as ort
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = threads
+    return ort.InferenceSession(path, so, providers=["CPUExecutionProvider"])
+
+
+def export_onnx(model, example, out, input_name, output_name):
+    """Exports `model` (eval mode) at opset 17 with static shapes, checks the file
+    and prints its operators."""
+    torch.onnx.export(model, example, out, opset_version=17, do_constant_folding=True,
+                      input_names=[input_name], output_names=[output_name], dynamo=False)
+    import onnx
+    m = onnx.load(out)
+    onnx.checker.check_model(m)
+    print("ops:", sorted({n.op_type for n in m.graph.node}), "nodes:", len(m.graph.node))
+
+
+def near_impact(distance, box_size):
+    """The impact match rule: within half the true box size, at least 4 px."""
+    return distance <= max(4.0, 0.5 * box_size)
+
+
+def greedy_match(pairs):
+    """pairs: (distance, truth index, prediction index), any order. One-to-one,
+    nearest first. Returns (matched truths, matched predictions, their distances)."""
+    mt, mp, dists = set(), set(), []
+    for d, ti, pi in sorted(pairs):
+        if ti in mt or pi in mp:
+            continue
+        mt.add(ti)
+        mp.add(pi)
+        dists.append(d)
+    return mt, mp, dists
+
+
 # ----------------------------------------------------------------------------- export
 
 def export(args):
@@ -448,14 +487,7 @@ def export(args):
             for conv in model.heads:
                 conv.bias[4 + int(c)] += float(v)
         print(f"class {c} logit shifted by {float(v):+.4f}")
-    x = torch.zeros(1, 3, INPUT, INPUT)
-    torch.onnx.export(model, x, args.out, opset_version=17, do_constant_folding=True,
-                      input_names=["images"], output_names=["output0"], dynamo=False)
-    import onnx
-    m = onnx.load(args.out)
-    onnx.checker.check_model(m)
-    ops = sorted({n.op_type for n in m.graph.node})
-    print("ops:", ops, "nodes:", len(m.graph.node))
+    export_onnx(model, torch.zeros(1, 3, INPUT, INPUT), args.out, "images", "output0")
 
 
 # ----------------------------------------------------------------------------- eval
@@ -508,11 +540,8 @@ def hidden_entries(root):
 def predictions(args):
     """(labels in input pixels, raw [4+nc, A] output, hidden-entry flags or None)
     per image: one inference pass."""
-    import onnxruntime as ort
     from PIL import Image
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = args.threads
-    sess = ort.InferenceSession(args.weights, so, providers=["CPUExecutionProvider"])
+    sess = ort_session(args.weights, args.threads)
     files = sorted(glob.glob(os.path.join(args.data, "images", "*", "*.png")))
     if args.limit:
         files = files[:args.limit]
@@ -564,16 +593,10 @@ def metrics(preds, conf, args):
                     iou = float(box_iou_cxcywh(torch.tensor(p[2:6]), torch.tensor(g[1:5])))
                     if iou >= 0.5:
                         pairs.append((dd, gi, pi))
-                elif dd <= max(4.0, 0.5 * max(g[3], g[4])):
+                elif near_impact(dd, max(g[3], g[4])):
                     pairs.append((dd, gi, pi))
-        pairs.sort()
-        mg, mp = set(), set()
-        for dd, gi, pi in pairs:
-            if gi in mg or pi in mp:
-                continue
-            mg.add(gi)
-            mp.add(pi)
-            errs.append(dd)
+        mg, mp, dists = greedy_match(pairs)
+        errs += dists
         tp += len(mg)
         fn += len(gts) - len(mg)
         if flags is not None and len(flags) == len(gts):

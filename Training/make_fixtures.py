@@ -14,16 +14,13 @@ import json
 import os
 
 import numpy as np
-import onnxruntime as ort
 from PIL import Image
 
-from detector import INPUT, letterbox_geometry
+from detector import INPUT, letterbox_geometry, ort_session
 
 
 def run(model, x):
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = 1
-    s = ort.InferenceSession(model, so, providers=["CPUExecutionProvider"])
+    s = ort_session(model, 1)
     return s.run(None, {s.get_inputs()[0].name: x})[0]
 
 

@@ -105,28 +105,30 @@ def label(cx, cy, truths, gain):
     best = None
     for tx, ty, tw in truths:
         d = math.hypot(tx - cx, ty - cy) * gain
-        if d <= max(4.0, 0.5 * tw * gain) and (best is None or d < best[0]):
+        if D.near_impact(d, tw * gain) and (best is None or d < best[0]):
             best = (d, (tx - cx) * gain, (ty - cy) * gain)
     return (0, 0.0, 0.0) if best is None else (1, best[1], best[2])
 
 
-def mine(args):
-    import onnxruntime as ort
+def scenes(args):
+    """(image HxWx3 uint8, true entries [x, y, box side] in pixels) of every image
+    under args.data (the first args.limit when set), in file-name order."""
     from PIL import Image
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = args.threads
-    sess = ort.InferenceSession(args.detector, so, providers=["CPUExecutionProvider"])
-    rng = random.Random(args.seed)
     files = sorted(glob.glob(os.path.join(args.data, "images", "*", "*.png")))
-    if args.limit:
-        files = files[:args.limit]
-    xs, ys = [], []
-    t0 = time.time()
-    for n, f in enumerate(files):
+    for f in files[:args.limit] if args.limit else files:
         img = np.asarray(Image.open(f).convert("RGB"))
         h, w = img.shape[:2]
         split, name = os.path.basename(os.path.dirname(f)), os.path.basename(f)[:-4]
-        truths = truth_points(args.data, split, name, w, h)
+        yield img, truth_points(args.data, split, name, w, h)
+
+
+def mine(args):
+    sess = D.ort_session(args.detector, args.threads)
+    rng = random.Random(args.seed)
+    xs, ys = [], []
+    t0 = time.time()
+    for n, (img, truths) in enumerate(scenes(args)):
+        h, w = img.shape[:2]
         cands, gain = candidates(sess, img, args.conf)
         side = window_side(w, h)
         centres = [(x, y) for _, x, y, _ in cands]
@@ -140,7 +142,7 @@ def mine(args):
             xs.append(np.round(crop(img, cx, cy, side) * 255).astype(np.uint8))  # exact: crops are 8-bit levels
             ys.append((p, dx, dy))
         if (n + 1) % 50 == 0:
-            print(f"{n + 1}/{len(files)} images, {len(xs)} crops ({sum(y[0] for y in ys)} positive) "
+            print(f"{n + 1} images, {len(xs)} crops ({sum(y[0] for y in ys)} positive) "
                   f"{time.time() - t0:.0f}s", flush=True)
     np.savez(args.out, x=np.stack(xs), y=np.array(ys, np.float32))
     print(f"wrote {len(xs)} crops, {int(sum(y[0] for y in ys))} positive, to {args.out}")
@@ -261,28 +263,16 @@ def export(args):
     model = ARCHS[ck.get("arch", "fc")]()
     model.load_state_dict(ck["model"])
     model.eval()
-    torch.onnx.export(model, torch.zeros(1, 3, CROP, CROP), args.out, opset_version=17, do_constant_folding=True,
-                      input_names=["crop"], output_names=["refined"], dynamo=False)
-    import onnx
-    m = onnx.load(args.out)
-    onnx.checker.check_model(m)
-    print("ops:", sorted({n.op_type for n in m.graph.node}), "nodes:", len(m.graph.node))
+    D.export_onnx(model, torch.zeros(1, 3, CROP, CROP), args.out, "crop", "refined")
 
 
 # ----------------------------------------------------------------------------- eval
 
 def match(pts, truths, gain):
     """Greedy nearest-first matching like detector.py eval: (tp, fp, fn, errors in input px)."""
-    pairs = sorted((math.hypot(px - tx, py - ty) * gain, ti, pi)
-                   for ti, (tx, ty, tw) in enumerate(truths) for pi, (px, py, _) in enumerate(pts)
-                   if math.hypot(px - tx, py - ty) * gain <= max(4.0, 0.5 * tw * gain))
-    mt, mp, errs = set(), set(), []
-    for d, ti, pi in pairs:
-        if ti in mt or pi in mp:
-            continue
-        mt.add(ti)
-        mp.add(pi)
-        errs.append(d)
+    pairs = [(math.hypot(px - tx, py - ty) * gain, ti, pi)
+             for ti, (tx, ty, tw) in enumerate(truths) for pi, (px, py, _) in enumerate(pts)]
+    mt, mp, errs = D.greedy_match([(d, ti, pi) for d, ti, pi in pairs if D.near_impact(d, truths[ti][2] * gain)])
     return len(mt), len(pts) - len(mp), len(truths) - len(mt), errs
 
 
@@ -303,21 +293,11 @@ def evaluate(args):
     """Detector alone at 0.35 vs detector at --conf + refiner at each --accept, on
     held-out images (letterbox), matched like detector.py eval (input pixels). The
     models run once per image; every threshold reuses their outputs."""
-    import onnxruntime as ort
-    from PIL import Image
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = args.threads
-    det = ort.InferenceSession(args.detector, so, providers=["CPUExecutionProvider"])
-    ref = ort.InferenceSession(args.refiner, so, providers=["CPUExecutionProvider"])
-    files = sorted(glob.glob(os.path.join(args.data, "images", "*", "*.png")))
-    if args.limit:
-        files = files[:args.limit]
+    det = D.ort_session(args.detector, args.threads)
+    ref = D.ort_session(args.refiner, args.threads)
     per_image = []
-    for f in files:
-        img = np.asarray(Image.open(f).convert("RGB"))
+    for img, truths in scenes(args):
         h, w = img.shape[:2]
-        split, name = os.path.basename(os.path.dirname(f)), os.path.basename(f)[:-4]
-        truths = truth_points(args.data, split, name, w, h)
         cands, gain = candidates(det, img, args.conf)
         side = window_side(w, h)
         looked = []
@@ -337,7 +317,7 @@ def evaluate(args):
             tp, fp, fn = tp + a, fp + b, fn + c
             errs += e
         r, p = tp / max(1, tp + fn), tp / max(1, tp + fp)
-        print(json.dumps({"stage": stage, "images": len(files), "detector_conf": 0.35 if stage == "detector" else args.conf,
+        print(json.dumps({"stage": stage, "images": len(per_image), "detector_conf": 0.35 if stage == "detector" else args.conf,
                           "accept": thr if stage == "refined" else None, "tp": tp, "fp": fp, "fn": fn,
                           "recall": round(r, 4), "precision": round(p, 4), "f1": round(2 * r * p / max(1e-9, r + p), 4),
                           "median_error_px": round(float(np.median(errs)), 3) if errs else None}), flush=True)
