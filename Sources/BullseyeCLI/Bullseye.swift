@@ -38,6 +38,15 @@ struct CLIError: Error, CustomStringConvertible {
   init(message: String) { description = message }
 }
 
+/// A named choice given on the command line (`--flag value`), or a one-line
+/// error listing the names it accepts.
+func choice<T: RawRepresentable & CaseIterable>(_ value: String, flag: String) throws -> T where T.RawValue == String {
+  guard let v = T(rawValue: value) else {
+    throw CLIError(message: "\(flag) '\(value)' is unknown: expected \(T.allCases.map(\.rawValue).joined(separator: " or "))")
+  }
+  return v
+}
+
 /// Writes one line to stdout unbuffered, so progress and commit lines appear
 /// (and survive a kill) at once.
 func writeLine(_ line: String) {

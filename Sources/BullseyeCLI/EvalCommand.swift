@@ -66,9 +66,7 @@ struct EvalArchery: ParsableCommand {
     guard (1...10_000).contains(images) else { throw CLIError(message: "--images \(images) is out of range: expected 1...10000") }
     let parts = size.split(separator: "x").compactMap { Int($0) }
     guard parts.count == 2, parts.allSatisfy({ (16...8192).contains($0) }) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT") }
-    guard let set = ImpactSet(rawValue: impacts) else {
-      throw CLIError(message: "--impacts '\(impacts)' is unknown: expected \(ImpactSet.allCases.map(\.rawValue).joined(separator: " or "))")
-    }
+    let set: ImpactSet = try choice(impacts, flag: "--impacts")
     var settings = RefinerSettings.shipped
     if let accept {
       guard accept.isFinite, (0...1).contains(accept) else { throw CLIError(message: "--accept \(accept) is out of range: expected 0...1") }

@@ -76,9 +76,7 @@ extension SynthCommand {
     guard (1...SceneLimits.maxSide).contains(s.width), (1...SceneLimits.maxSide).contains(s.height) else {
       throw CLIError(message: "--size \(s) is out of range: expected sides 1...\(SceneLimits.maxSide)")
     }
-    guard let set = ImpactSet(rawValue: impacts) else {
-      throw CLIError(message: "--impacts '\(impacts)' is unknown: expected \(ImpactSet.allCases.map(\.rawValue).joined(separator: " or "))")
-    }
+    let set: ImpactSet = try choice(impacts, flag: "--impacts")
     var spec = DatasetSpec(kind: dk, count: count, seed: seed)
     spec.width = s.width; spec.height = s.height; spec.impacts = set
     do {

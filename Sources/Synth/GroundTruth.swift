@@ -42,6 +42,7 @@ public struct GroundTruth: Sendable, Hashable {
     }
     targetBox = [xs.min()!, ys.min()!, xs.max()!, ys.max()!]
     let unitsPerMetre = scene.unitsPerMetre
+    let hidden = scene.hiddenEntries()
     arrows = scene.arrows.indices.map { i in
       let a = scene.arrows[i]
       let p = cam.project(u: a.x, v: a.y)
@@ -54,7 +55,7 @@ public struct GroundTruth: Sendable, Hashable {
       let half = max(6, 3 * a.shaftMM / 1000 * unitsPerMetre * cam.pixelsPerUnit(u: a.x, v: a.y))
       return ArrowTruth(pixelX: p.x, pixelY: p.y, normalizedX: a.x, normalizedY: a.y, style: a.style,
                         shaftMM: a.shaftMM, scores: scores, box: [p.x - half, p.y - half, p.x + half, p.y + half],
-                        entryHidden: scene.entryHidden(i))
+                        entryHidden: hidden[i])
     }
   }
 }

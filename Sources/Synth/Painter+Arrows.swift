@@ -14,20 +14,15 @@ extension Painter {
 
   func paintShaft(_ s: ShaftGeometry) {
     let a = s.arrow
-    let quad = scene.shaftQuad(s)
-    if !quad.isEmpty {
-      let p0 = camera.pixel(s.start), p1 = camera.pixel(s.point(s.length))
-      let w0 = camera.focalPx * s.radius / s.start.z, w1 = camera.focalPx * s.radius / s.point(s.length).z
-      let dx = p1.0 - p0.0, dy = p1.1 - p0.1, len = (dx * dx + dy * dy).squareRoot()
-      let nx = -dy / len, ny = dx / len
+    if let q = scene.silhouette(s) {
       // Cylinder shading across the shaft: dark rims, a highlight off-centre.
       let base = color(a.shaftColor)
       let lit = Color(r: min(1, base.r + 0.35), g: min(1, base.g + 0.35), b: min(1, base.b + 0.35))
       let dark = Color(r: base.r * 0.5, g: base.g * 0.5, b: base.b * 0.5)
-      let mx = (p0.0 + p1.0) / 2, my = (p0.1 + p1.1) / 2, mw = (w0 + w1) / 2
-      ctx.setLinearGradient(x0: mx - nx * mw, y0: my - ny * mw, x1: mx + nx * mw, y1: my + ny * mw,
+      let mx = (q.p0.0 + q.p1.0) / 2, my = (q.p0.1 + q.p1.1) / 2, mw = (q.w0 + q.w1) / 2
+      ctx.setLinearGradient(x0: mx - q.nx * mw, y0: my - q.ny * mw, x1: mx + q.nx * mw, y1: my + q.ny * mw,
                             stops: [(0, dark), (0.35, lit), (0.6, base), (1, dark)])
-      ctx.polygon(quad)
+      ctx.polygon(q.quad)
       ctx.fill()
     }
     for v in scene.vanes(s) {

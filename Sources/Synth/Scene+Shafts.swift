@@ -13,6 +13,18 @@ struct ShaftGeometry {
   func point(_ t: Double) -> Vec3 { start + dir * t }
 }
 
+/// A shaft's outline in pixels: a quad from the entry point (half-width `w0`)
+/// to the nock (`w1`), `(nx, ny)` the unit normal across it.
+struct ShaftSilhouette {
+  let p0: (Double, Double), p1: (Double, Double)
+  let w0: Double, w1: Double
+  let nx: Double, ny: Double
+  var quad: [(Double, Double)] {
+    [(p0.0 + nx * w0, p0.1 + ny * w0), (p1.0 + nx * w1, p1.1 + ny * w1),
+     (p1.0 - nx * w1, p1.1 - ny * w1), (p0.0 - nx * w0, p0.1 - ny * w0)]
+  }
+}
+
 /// One fletching vane as painted: its outline in pixels and its depth (far first).
 struct Vane {
   let depth: Double
@@ -39,16 +51,15 @@ extension Scene {
     return ShaftGeometry(index: i, arrow: a, start: start, dir: dir, length: length, radius: a.shaftMM / 2000 * unitsPerMetre)
   }
 
-  /// The shaft's silhouette in pixels: a quad from the entry point to the nock
-  /// whose half-widths follow the perspective (empty when seen end-on).
-  func shaftQuad(_ s: ShaftGeometry) -> [(Double, Double)] {
+  /// The shaft's silhouette in pixels: entry and nock ends with their
+  /// perspective half-widths and the unit normal across the shaft; nil when
+  /// seen end-on (under half a pixel long).
+  func silhouette(_ s: ShaftGeometry) -> ShaftSilhouette? {
     let p0 = camera.pixel(s.start), p1 = camera.pixel(s.point(s.length))
     let w0 = camera.focalPx * s.radius / s.start.z, w1 = camera.focalPx * s.radius / s.point(s.length).z
     let dx = p1.0 - p0.0, dy = p1.1 - p0.1, len = (dx * dx + dy * dy).squareRoot()
-    guard len > 0.5 else { return [] }
-    let nx = -dy / len, ny = dx / len
-    return [(p0.0 + nx * w0, p0.1 + ny * w0), (p1.0 + nx * w1, p1.1 + ny * w1),
-            (p1.0 - nx * w1, p1.1 - ny * w1), (p0.0 - nx * w0, p0.1 - ny * w0)]
+    guard len > 0.5 else { return nil }
+    return ShaftSilhouette(p0: p0, p1: p1, w0: w0, w1: w1, nx: -dy / len, ny: dx / len)
   }
 
   /// Three vanes near the nock, rolled about the shaft, far side first.
@@ -77,22 +88,24 @@ extension Scene {
     return (p.0, p.1, max(0.8, camera.focalPx * s.radius * 1.15 / nock.z))
   }
 
-  /// Whether arrow `i`'s entry point is painted over: by a shaft, vane or nock
-  /// drawn after its own shaft (or after the holes, for a hole), its own vanes
-  /// and nock included (an arrow seen end-on hides its entry behind them).
-  func entryHidden(_ i: Int) -> Bool {
-    let p = camera.project(u: arrows[i].x, v: arrows[i].y)
+  /// For every arrow, whether its entry point is painted over: by a shaft,
+  /// vane or nock drawn after its own shaft (or after the holes, for a hole),
+  /// its own vanes and nock included (an arrow seen end-on hides its entry
+  /// behind them).
+  func hiddenEntries() -> [Bool] {
     let order = shaftsInPaintOrder
-    let from = order.firstIndex { $0.index == i }
-    for (k, s) in order.enumerated() {
-      if let from, k < from { continue }
-      let own = s.index == i
-      if !own, contains(shaftQuad(s), p.x, p.y) { return true }
-      if vanes(s).contains(where: { contains($0.pixels, p.x, p.y) }) { return true }
-      let n = nockDisc(s)
-      if (p.x - n.x) * (p.x - n.x) + (p.y - n.y) * (p.y - n.y) <= n.r * n.r { return true }
+    let quads = order.map { silhouette($0)?.quad ?? [] }
+    let vanes = order.map { self.vanes($0) }
+    let nocks = order.map { nockDisc($0) }
+    return arrows.indices.map { i in
+      let p = camera.project(u: arrows[i].x, v: arrows[i].y)
+      let from = order.firstIndex { $0.index == i } ?? 0
+      return order.indices.dropFirst(from).contains { k in
+        (order[k].index != i && contains(quads[k], p.x, p.y))
+          || vanes[k].contains { contains($0.pixels, p.x, p.y) }
+          || (p.x - nocks[k].x) * (p.x - nocks[k].x) + (p.y - nocks[k].y) * (p.y - nocks[k].y) <= nocks[k].r * nocks[k].r
+      }
     }
-    return false
   }
 
   func cross(_ a: Vec3, _ b: Vec3) -> Vec3 {
