@@ -36,6 +36,11 @@ public enum ScenarioRunner {
     let face = truth.scene.face
     var runs: [ProfileRun] = []
     var failures: [String] = []
+    // Read and plan the refiner once for every profile.
+    var refiner: ArrowRefiner?
+    if let path = s.detector.refiner {
+      do { refiner = try ArrowRefiner(contentsOf: path) } catch { throw PipelineError("detector refiner '\(path)': \(error)") }
+    }
     for name in s.profiles {
       let profile = s.overrides.apply(to: try PlatformProfile.named(name))
       var req = RunRequest(image: synth.image, profile: profile, face: face, diameterCm: truth.scene.diameterCm,
@@ -48,9 +53,7 @@ public enum ScenarioRunner {
       req.viewRadius = s.gestures.viewRadius
       req.seed = s.scene.seed
       req.timestamp = s.clock
-      if let path = s.detector.refiner {
-        do { req.refiner = try ArrowRefiner(contentsOf: path) } catch { throw PipelineError("detector refiner '\(path)': \(error)") }
-      }
+      req.refiner = refiner
       if case .none = req.detector, let e = truth.ellipse {
         req.targetHint = FittedEllipse(cx: e.centerX, cy: e.centerY, a: e.semiMajor, b: e.semiMinor, angleDeg: e.angleDeg)
       }

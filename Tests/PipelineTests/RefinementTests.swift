@@ -65,3 +65,26 @@ struct RefinementTests {
     #expect(r.target?.method.hasPrefix("ring-edges") == true)
   }
 }
+
+extension RefinementTests {
+  /// A scenario's `detector.refiner` reaches every profile's run.
+  @Test func scenarioRefinerAppliesToEveryProfile() throws {
+    let path = Self.fixtures.appendingPathComponent("refiner-keep-shift.onnx").path
+    let s = try ArcheryScenario.decode(PipelineTests.base + """
+
+      arrows:
+        - {x: 0.0, y: 0.02}
+        - {x: 0.3, y: -0.2}
+      detector: {source: truth, refiner: '\(path)'}
+      """, path: "t.yaml")
+    let out = try ScenarioRunner.run(s, id: "t", workDir: NSTemporaryDirectory())
+    #expect(out.runs.count == 2)
+    for run in out.runs {
+      #expect(run.result.detections.count == 2)
+      for (d, t) in zip(run.result.detections, out.truth.arrows) {
+        // 640x480 photo: one photo pixel per input pixel, so the shift is (+2, -1)
+        #expect(abs(Double(d.pixelX) - t.pixelX - 2) < 0.01 && abs(Double(d.pixelY) - t.pixelY + 1) < 0.01, "\(run.profile)")
+      }
+    }
+  }
+}
