@@ -77,11 +77,11 @@ class Pool(nn.Module):
 
 
 class Detector(nn.Module):
-    def __init__(self, nc, input_size=INPUT, w=(8, 24, 32, 64, 96), depth3=1):
+    def __init__(self, nc, input_size=INPUT, w=(8, 24, 32, 64, 96), depth3=1, extra3=0, depth2=0):
         super().__init__()
         self.nc = nc
         c0, c1, c2, c3, c4 = w
-        self.stem = nn.Sequential(CBS(3, c0, 3, 2), CBS(c0, c1, 3, 2))            # /4
+        self.stem = nn.Sequential(CBS(3, c0, 3, 2), CBS(c0, c1, 3, 2), *[Res(c1) for _ in range(depth2)])  # /4
         self.s3 = nn.Sequential(CBS(c1, c2, 3, 2), *[Res(c2) for _ in range(depth3)])  # /8
         self.s4 = nn.Sequential(CBS(c2, c3, 3, 2), Res(c3))                       # /16
         self.s5 = nn.Sequential(CBS(c3, c4, 3, 2), Res(c4), Pool(c4))             # /32
@@ -89,7 +89,7 @@ class Detector(nn.Module):
         self.up = nn.Upsample(scale_factor=2, mode="nearest")
         self.td4 = nn.Sequential(CBS(c3 * 2, c3, 1), CBS(c3, c3, 3))
         self.lat4 = CBS(c3, c2, 1)
-        self.td3 = nn.Sequential(CBS(c2 * 2, c2, 1), CBS(c2, c2, 3))
+        self.td3 = nn.Sequential(CBS(c2 * 2, c2, 1), CBS(c2, c2, 3), *[Res(c2) for _ in range(extra3)])
         self.dn3 = CBS(c2, c2, 3, 2)
         self.bu4 = nn.Sequential(CBS(c2 + c2, c3, 1), CBS(c3, c3, 3))
         self.dn4 = CBS(c3, c3, 3, 2)
@@ -349,6 +349,21 @@ def compute_loss(model, raw, labels, cw, iou_target=False):
 
 # ----------------------------------------------------------------------------- train
 
+def grow(model, state):
+    """Loads `state` into `model`, which may have more residual blocks than the
+    checkpoint (--depth2, --depth3, --extra3). A new block starts as the identity (the gain
+    of its last BatchNorm is zero), so the grown model computes exactly what the
+    checkpoint did and training continues from there."""
+    missing, unexpected = model.load_state_dict(state, strict=False)
+    if unexpected:
+        raise SystemExit(f"checkpoint has weights this model lacks: {unexpected[:3]}")
+    new = {k.rsplit(".", 3)[0] for k in missing if not k.startswith(("anchors", "strides"))}
+    for name, mod in model.named_modules():
+        if isinstance(mod, Res) and any(n.startswith(name + ".") or n == name for n in new):
+            nn.init.zeros_(mod.b[1].weight)
+            print(f"grown: {name} starts as the identity", flush=True)
+
+
 class EMA:
     def __init__(self, model, decay=0.999, tau=500):
         import copy
@@ -382,9 +397,9 @@ def train(args):
         images += im
         labels += lb
     print(f"{len(images)} training images", flush=True)
-    model = Detector(args.nc, w=tuple(args.widths), depth3=args.depth3)
+    model = Detector(args.nc, w=tuple(args.widths), depth3=args.depth3, extra3=args.extra3, depth2=args.depth2)
     if args.init:
-        model.load_state_dict(torch.load(args.init, map_location="cpu")["model"])
+        grow(model, torch.load(args.init, map_location="cpu")["model"])
     ema = EMA(model)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     warm = 200
@@ -423,9 +438,9 @@ def train(args):
                   f"box {parts[1]:.3f} cen {parts[2]:.3f} lr {lr:.5f} {time.time() - t0:.0f}s", flush=True)
         if step % args.save_every == 0 or step == args.steps:
             torch.save({"model": ema.m.state_dict(), "nc": args.nc, "step": step, "args": vars(args),
-                        "widths": list(args.widths), "depth3": args.depth3}, args.out)
+                        "widths": list(args.widths), "depth3": args.depth3, "extra3": args.extra3, "depth2": args.depth2}, args.out)
             torch.save({"model": ema.m.state_dict(), "nc": args.nc, "step": step, "args": vars(args),
-                        "widths": list(args.widths), "depth3": args.depth3},
+                        "widths": list(args.widths), "depth3": args.depth3, "extra3": args.extra3, "depth2": args.depth2},
                        args.out.replace(".pt", f"_{step}.pt"))
             print(f"saved {args.out} at step {step} ({time.time() - t0:.0f}s)", flush=True)
 
@@ -473,7 +488,8 @@ def greedy_match(pairs):
 
 def export(args):
     ck = torch.load(args.weights, map_location="cpu")
-    model = Detector(ck["nc"], w=tuple(ck.get("widths", (8, 24, 32, 64, 96))), depth3=ck.get("depth3", 1))
+    model = Detector(ck["nc"], w=tuple(ck.get("widths", (8, 24, 32, 64, 96))), depth3=ck.get("depth3", 1),
+                     extra3=ck.get("extra3", 0), depth2=ck.get("depth2", 0))
     model.load_state_dict(ck["model"])
     model.set_grid(INPUT)
     model.eval()
@@ -667,6 +683,8 @@ def main():
     t.add_argument("--widths", type=lambda v: [int(c) for c in v.split(",")], default=[8, 24, 32, 64, 96],
                    help="channels at /2, /4, /8, /16, /32")
     t.add_argument("--depth3", type=int, default=1, help="residual blocks at stride 8")
+    t.add_argument("--extra3", type=int, default=0, help="residual blocks on the stride-8 output path")
+    t.add_argument("--depth2", type=int, default=0, help="residual blocks at stride 4")
     t.add_argument("--iou-target", action="store_true",
                    help="class target of a positive anchor = IoU of its predicted box (quality-aware score)")
     t.add_argument("--full-every", type=int, default=5)

@@ -90,9 +90,25 @@ struct EvalArchery: ParsableCommand {
         "median_error_px": .double(e.medianErrorPx.isFinite ? e.medianErrorPx : -1),
         "median_error_input_px": .double(e.medianErrorInputPx.isFinite ? e.medianErrorInputPx : -1), "targets_found": .int(e.targetsFound),
         "impacts": .string(e.impacts.rawValue), "refiner": refiner.map(JSONValue.string) ?? .null,
+        "failures": .array(e.failures.map(failureJSON)),
       ]).canonicalText(), terminator: "")
     } else {
       print("\(e.images) images, \(e.truthArrows) arrows (impacts: \(e.impacts.rawValue)): recall \(String(format: "%.3f", e.recall)) (\(String(format: "%.3f", e.recallVisible)) of \(e.visibleArrows) with the entry in sight), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images)")
     }
   }
+}
+
+/// One failed arrow as JSON: the truth, and for a misscore the detection it matched
+/// (seed = the evaluation's first seed + image).
+func failureJSON(_ f: ArrowFailure) -> JSONValue {
+  var o: [String: JSONValue] = [
+    "kind": .string(f.kind.rawValue), "image": .int(f.image), "truth_x": .double(f.truthX), "truth_y": .double(f.truthY),
+    "truth_label": .string(f.truthLabel), "truth_distance": .double(f.truthDistance), "style": .string(f.style.rawValue),
+    "entry_hidden": .bool(f.entryHidden),
+  ]
+  if let x = f.detectedX, let y = f.detectedY, let l = f.detectedLabel, let d = f.detectedDistance, let e = f.errorPx {
+    o["detected_x"] = .double(x); o["detected_y"] = .double(y); o["detected_label"] = .string(l)
+    o["detected_distance"] = .double(d); o["error_px"] = .double(e)
+  }
+  return .object(o)
 }

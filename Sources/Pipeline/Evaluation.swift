@@ -27,6 +27,27 @@ public struct ArcheryEvaluation: Sendable {
   public var recallVisible: Double { Double(visibleMatched) / Double(max(1, visibleArrows)) }
   public var precision: Double { Double(matched) / Double(max(1, detections)) }
   public var scoreAccuracy: Double { Double(scoresCorrect) / Double(max(1, truthArrows)) }
+  /// Every true arrow not scored right, in image order: what to look at first.
+  public let failures: [ArrowFailure]
+}
+
+/// One true arrow the pipeline got wrong: missed (no detection within the match
+/// radius) or found and scored differently. Distances are in spot units, so a
+/// misscore with a small pixel error and a large distance gap points at the
+/// target fit, a large pixel error at the detector.
+public struct ArrowFailure: Sendable, Hashable {
+  /// Why it failed.
+  public enum Kind: String, Sendable { case missed, misscored }
+  public let kind: Kind
+  /// Index of the photo (its seed is the evaluation's first seed + image).
+  public let image: Int
+  public let truthX: Double, truthY: Double
+  public let truthLabel: String, truthDistance: Double
+  public let style: ArrowStyle
+  public let entryHidden: Bool
+  /// The matched detection (misscored only).
+  public let detectedX: Double?, detectedY: Double?
+  public let detectedLabel: String?, detectedDistance: Double?, errorPx: Double?
 }
 
 /// Synthesizes 10-zone photos (tilt up to 25°) with seeds `seed…`, runs the
@@ -43,6 +64,7 @@ public enum ArcheryEvaluator {
                          refinerSettings: RefinerSettings = .shipped) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
     var errors: [Double] = [], inputErrors: [Double] = []
+    var failures: [ArrowFailure] = []
     let face = try FaceCatalog.face(named: "10_zone")
     let prof = try PlatformProfile.named(profile)
     // Read and plan the model once for all photos ("truth": no model).
@@ -77,14 +99,21 @@ public enum ArcheryEvaluator {
         let best = r.detections.indices.filter { !used.contains($0) }.min { a, b in
           dist(r.detections[a], t) < dist(r.detections[b], t)
         }
-        guard let j = best, dist(r.detections[j], t) <= radius else { continue }
+        guard let j = best, dist(r.detections[j], t) <= radius else {
+          failures.append(.init(kind: .missed, image: i, truth: t, detected: nil))
+          continue
+        }
         used.insert(j)
         matched += 1
         if !t.entryHidden { visibleMatched += 1 }
         let d = dist(r.detections[j], t)
         errors.append(d); inputErrors.append(d * gain)
         let want = t.inclusive
-        if r.detections[j].score.score == want.score && r.detections[j].score.isX == want.isX { correct += 1 }
+        if r.detections[j].score.score == want.score && r.detections[j].score.isX == want.isX {
+          correct += 1
+        } else {
+          failures.append(.init(kind: .misscored, image: i, truth: t, detected: r.detections[j]))
+        }
       }
     }
     errors.sort(); inputErrors.sort()
@@ -92,11 +121,21 @@ public enum ArcheryEvaluator {
                              visibleArrows: visible, visibleMatched: visibleMatched, scoresCorrect: correct,
                              medianErrorPx: errors.isEmpty ? .nan : errors[errors.count / 2],
                              medianErrorInputPx: inputErrors.isEmpty ? .nan : inputErrors[inputErrors.count / 2], targetsFound: targets,
-                             impacts: impacts)
+                             impacts: impacts, failures: failures)
   }
 
   static func dist(_ d: DetectedArrow, _ t: GroundTruth.ArrowTruth) -> Double {
     let dx = Double(d.pixelX) - t.pixelX, dy = Double(d.pixelY) - t.pixelY
     return (dx * dx + dy * dy).squareRoot()
+  }
+}
+
+extension ArrowFailure {
+  init(kind: Kind, image: Int, truth t: GroundTruth.ArrowTruth, detected d: DetectedArrow?) {
+    let e = d.map { ArcheryEvaluator.dist($0, t) }
+    self.init(kind: kind, image: image, truthX: t.pixelX, truthY: t.pixelY, truthLabel: t.inclusive.label,
+              truthDistance: t.inclusive.distance, style: t.style, entryHidden: t.entryHidden,
+              detectedX: d.map { Double($0.pixelX) }, detectedY: d.map { Double($0.pixelY) },
+              detectedLabel: d?.score.label, detectedDistance: d?.score.distance, errorPx: e)
   }
 }
