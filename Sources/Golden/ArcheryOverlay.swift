@@ -19,7 +19,9 @@ enum ArcheryOverlay {
     let r = run.result
     let scale = min(1, panel / Double(image.height))
     let pw = Double(image.width) * scale, ph = Double(image.height) * scale
-    let width = Int(pw + panel + 30), height = Int(max(ph, panel) + 40 + 150)
+    let width = Int(pw + panel + 30)
+    let table = ScoreTable(arrows: r.confirmed?.count ?? 0, width: Double(width))
+    let height = Int(max(ph, panel) + 40 + 150 + table.extraHeight)
     let surface = try Surface(width: width, height: height)
     let ctx = try Context(surface)
     ctx.setSource(Color(hex: 0x1C1C1E)); ctx.paint()
@@ -84,11 +86,17 @@ enum ArcheryOverlay {
     // Bottom: the confirmed score table and the end total.
     let ty = max(ph, panel) + 60
     ctx.setFontSize(14); ctx.setSource(Color(hex: 0xFFFFFF))
-    ctx.moveTo(10, ty); ctx.showText("arrow   score   X   adjusted   manual")
+    for g in 0..<table.groupsUsed {
+      for (c, title) in ScoreTable.titles.enumerated() {
+        ctx.moveTo(table.x(group: g, cell: c), ty); ctx.showText(title)
+      }
+    }
     for (i, c) in (r.confirmed ?? []).enumerated() {
-      let col = 10 + Double(i % 4) * 260, row = ty + 20 + Double(i / 4) * 18
-      ctx.moveTo(col, row)
-      ctx.showText("\(i + 1)       \(c.score)      \(c.isX ? "X" : "-")    \(c.wasAdjusted ? "yes" : "no")      \(c.isManual ? "yes" : "no")")
+      let cells = ["\(i + 1)", "\(c.score)", c.isX ? "X" : "-", c.wasAdjusted ? "yes" : "no", c.isManual ? "yes" : "no"]
+      for (k, text) in cells.enumerated() {
+        ctx.moveTo(table.x(group: i % table.groups, cell: k), ty + 20 + Double(i / table.groups) * ScoreTable.rowHeight)
+        ctx.showText(text)
+      }
     }
     let total = r.confirmed.map { $0.reduce(0) { $0 + $1.score } }
     ctx.setFontSize(18); ctx.moveTo(10, Double(height) - 12)
@@ -121,4 +129,26 @@ enum ArcheryOverlay {
       }
     }
   }
+}
+
+/// Where the score table's cells go: as many groups of columns side by side as
+/// the picture is wide, each with its own header, rows below; the picture grows
+/// when an end has more arrows than five rows hold.
+struct ScoreTable {
+  static let titles = ["arrow", "score", "X", "adjusted", "manual"]
+  /// Cell offsets within a group, wide enough for each title in 14-pt DejaVu Sans Bold.
+  static let offsets: [Double] = [0, 54, 108, 136, 214]
+  static let groupWidth = 300.0, rowHeight = 18.0, rowsInBase = 5
+  let arrows: Int, groups: Int
+
+  init(arrows: Int, width: Double) {
+    self.arrows = arrows
+    groups = max(1, Int((width - 20) / Self.groupWidth))
+  }
+
+  var rows: Int { (arrows + groups - 1) / groups }
+  /// Groups with at least one arrow (one header when there are none).
+  var groupsUsed: Int { max(1, min(groups, arrows)) }
+  var extraHeight: Double { Double(max(0, rows - Self.rowsInBase)) * Self.rowHeight }
+  func x(group: Int, cell: Int) -> Double { 10 + Double(group) * Self.groupWidth + Self.offsets[cell] }
 }
