@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Copies a `bullseye synth --dataset` folder at half size: each output pixel is the
+mean of a 2x2 block (rounded), which is what the letterbox does to a 1280x960 photo
+on its way to the 640x640 detector input. Labels and COCO files are normalized or
+per-image metadata and are copied unchanged.
+
+  python halve_dataset.py data/target_hr data/target_hr_half
+"""
+import glob
+import os
+import shutil
+import sys
+
+import numpy as np
+from PIL import Image
+
+
+def halve(rgb):
+    """HxWx3 uint8 (H, W even) -> (H/2)x(W/2)x3 uint8, 2x2 mean."""
+    a = rgb.astype(np.float32)
+    a = a.reshape(a.shape[0] // 2, 2, a.shape[1] // 2, 2, 3).mean((1, 3))
+    return np.round(a).astype(np.uint8)
+
+
+def main():
+    if len(sys.argv) != 3:
+        raise SystemExit(__doc__)
+    src, dst = sys.argv[1], sys.argv[2]
+    files = sorted(glob.glob(os.path.join(src, "images", "*", "*.png")))
+    if not files:
+        raise SystemExit(f"{src}: no images/<split>/*.png")
+    for f in files:
+        img = np.asarray(Image.open(f).convert("RGB"))
+        if img.shape[0] % 2 or img.shape[1] % 2:
+            raise SystemExit(f"{f}: {img.shape[1]}x{img.shape[0]} is not even on both sides")
+        out = os.path.join(dst, os.path.relpath(f, src))
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        Image.fromarray(halve(img)).save(out, compress_level=1)
+    for sub in ("labels", "annotations"):
+        shutil.copytree(os.path.join(src, sub), os.path.join(dst, sub), dirs_exist_ok=True)
+    print(f"{len(files)} images halved into {dst}")
+
+
+if __name__ == "__main__":
+    main()
