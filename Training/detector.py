@@ -349,6 +349,13 @@ def compute_loss(model, raw, labels, cw, iou_target=False):
 
 # ----------------------------------------------------------------------------- train
 
+def detector_from(nc, arch):
+    """The Detector an architecture record describes (the keys a checkpoint stores;
+    records written before a key existed get its old default)."""
+    return Detector(nc, w=tuple(arch.get("widths", (8, 24, 32, 64, 96))), depth3=arch.get("depth3", 1),
+                    extra3=arch.get("extra3", 0), depth2=arch.get("depth2", 0))
+
+
 def grow(model, state):
     """Loads `state` into `model`, which may have more residual blocks than the
     checkpoint (--depth2, --depth3, --extra3). A new block starts as the identity (the gain
@@ -397,7 +404,8 @@ def train(args):
         images += im
         labels += lb
     print(f"{len(images)} training images", flush=True)
-    model = Detector(args.nc, w=tuple(args.widths), depth3=args.depth3, extra3=args.extra3, depth2=args.depth2)
+    arch = {"widths": list(args.widths), "depth3": args.depth3, "extra3": args.extra3, "depth2": args.depth2}
+    model = detector_from(args.nc, arch)
     if args.init:
         grow(model, torch.load(args.init, map_location="cpu")["model"])
     ema = EMA(model)
@@ -437,11 +445,9 @@ def train(args):
             print(f"step {step} size {size} loss {loss.item():.3f} cls {parts[0]:.3f} "
                   f"box {parts[1]:.3f} cen {parts[2]:.3f} lr {lr:.5f} {time.time() - t0:.0f}s", flush=True)
         if step % args.save_every == 0 or step == args.steps:
-            torch.save({"model": ema.m.state_dict(), "nc": args.nc, "step": step, "args": vars(args),
-                        "widths": list(args.widths), "depth3": args.depth3, "extra3": args.extra3, "depth2": args.depth2}, args.out)
-            torch.save({"model": ema.m.state_dict(), "nc": args.nc, "step": step, "args": vars(args),
-                        "widths": list(args.widths), "depth3": args.depth3, "extra3": args.extra3, "depth2": args.depth2},
-                       args.out.replace(".pt", f"_{step}.pt"))
+            ck = {"model": ema.m.state_dict(), "nc": args.nc, "step": step, "args": vars(args), **arch}
+            torch.save(ck, args.out)
+            torch.save(ck, args.out.replace(".pt", f"_{step}.pt"))
             print(f"saved {args.out} at step {step} ({time.time() - t0:.0f}s)", flush=True)
 
 
@@ -488,8 +494,7 @@ def greedy_match(pairs):
 
 def export(args):
     ck = torch.load(args.weights, map_location="cpu")
-    model = Detector(ck["nc"], w=tuple(ck.get("widths", (8, 24, 32, 64, 96))), depth3=ck.get("depth3", 1),
-                     extra3=ck.get("extra3", 0), depth2=ck.get("depth2", 0))
+    model = detector_from(ck["nc"], ck)
     model.load_state_dict(ck["model"])
     model.set_grid(INPUT)
     model.eval()

@@ -106,9 +106,9 @@ func failureJSON(_ f: ArrowFailure) -> JSONValue {
     "truth_label": .string(f.truthLabel), "truth_distance": .double(f.truthDistance), "style": .string(f.style.rawValue),
     "entry_hidden": .bool(f.entryHidden),
   ]
-  if let x = f.detectedX, let y = f.detectedY, let l = f.detectedLabel, let d = f.detectedDistance, let e = f.errorPx {
-    o["detected_x"] = .double(x); o["detected_y"] = .double(y); o["detected_label"] = .string(l)
-    o["detected_distance"] = .double(d); o["error_px"] = .double(e)
+  if let m = f.detected {
+    o["detected_x"] = .double(m.x); o["detected_y"] = .double(m.y); o["detected_label"] = .string(m.label)
+    o["detected_distance"] = .double(m.distance); o["error_px"] = .double(m.errorPx)
   }
   return .object(o)
 }

@@ -45,9 +45,16 @@ public struct ArrowFailure: Sendable, Hashable {
   public let truthLabel: String, truthDistance: Double
   public let style: ArrowStyle
   public let entryHidden: Bool
-  /// The matched detection (misscored only).
-  public let detectedX: Double?, detectedY: Double?
-  public let detectedLabel: String?, detectedDistance: Double?, errorPx: Double?
+  /// The detection it was matched with (misscored only).
+  public let detected: Match?
+
+  /// Where the matched detection landed and what it scored.
+  public struct Match: Sendable, Hashable {
+    public let x: Double, y: Double
+    public let label: String, distance: Double
+    /// Pixel distance from the true impact.
+    public let errorPx: Double
+  }
 }
 
 /// Synthesizes 10-zone photos (tilt up to 25°) with seeds `seed…`, runs the
@@ -99,20 +106,21 @@ public enum ArcheryEvaluator {
         let best = r.detections.indices.filter { !used.contains($0) }.min { a, b in
           dist(r.detections[a], t) < dist(r.detections[b], t)
         }
-        guard let j = best, dist(r.detections[j], t) <= radius else {
+        guard let j = best, case let d = dist(r.detections[j], t), d <= radius else {
           failures.append(.init(kind: .missed, image: i, truth: t, detected: nil))
           continue
         }
         used.insert(j)
         matched += 1
         if !t.entryHidden { visibleMatched += 1 }
-        let d = dist(r.detections[j], t)
         errors.append(d); inputErrors.append(d * gain)
-        let want = t.inclusive
-        if r.detections[j].score.score == want.score && r.detections[j].score.isX == want.isX {
+        let got = r.detections[j], want = t.inclusive
+        if got.score.score == want.score && got.score.isX == want.isX {
           correct += 1
         } else {
-          failures.append(.init(kind: .misscored, image: i, truth: t, detected: r.detections[j]))
+          let m = ArrowFailure.Match(x: Double(got.pixelX), y: Double(got.pixelY), label: got.score.label,
+                                     distance: got.score.distance, errorPx: d)
+          failures.append(.init(kind: .misscored, image: i, truth: t, detected: m))
         }
       }
     }
@@ -131,11 +139,8 @@ public enum ArcheryEvaluator {
 }
 
 extension ArrowFailure {
-  init(kind: Kind, image: Int, truth t: GroundTruth.ArrowTruth, detected d: DetectedArrow?) {
-    let e = d.map { ArcheryEvaluator.dist($0, t) }
+  init(kind: Kind, image: Int, truth t: GroundTruth.ArrowTruth, detected: Match?) {
     self.init(kind: kind, image: image, truthX: t.pixelX, truthY: t.pixelY, truthLabel: t.inclusive.label,
-              truthDistance: t.inclusive.distance, style: t.style, entryHidden: t.entryHidden,
-              detectedX: d.map { Double($0.pixelX) }, detectedY: d.map { Double($0.pixelY) },
-              detectedLabel: d?.score.label, detectedDistance: d?.score.distance, errorPx: e)
+              truthDistance: t.inclusive.distance, style: t.style, entryHidden: t.entryHidden, detected: detected)
   }
 }

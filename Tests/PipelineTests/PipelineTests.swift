@@ -134,9 +134,10 @@ struct PipelineTests {
     #expect(e.failures.filter { $0.kind == .missed }.count == e.truthArrows - e.matched)
     #expect(!e.failures.isEmpty, "these seeds hold arrows on a ring line")
     for f in e.failures {
-      #expect(f.kind == .misscored && f.detectedLabel != f.truthLabel)
-      #expect(try #require(f.errorPx) < 0.01)
-      #expect(abs(try #require(f.detectedDistance) - f.truthDistance) < 0.005)
+      let m = try #require(f.detected)
+      #expect(f.kind == .misscored && m.label != f.truthLabel)
+      #expect(m.errorPx < 0.01)
+      #expect(abs(m.distance - f.truthDistance) < 0.005)
       #expect([0, 3].contains(f.image))
     }
   }
