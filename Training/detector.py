@@ -318,7 +318,45 @@ def assign(model, gts, radius=1.0):
     return pos, best
 
 
-def compute_loss(model, raw, labels, cw, iou_target=False):
+def assign_unique(model, gts, pos, gi, classes, radius=1.0):
+    """Gives every truth of `classes` exactly one anchor (and every anchor at most one
+    such truth): pairs within `radius` strides on a valid level, nearest first. The other
+    anchors near it become negatives, so the score peaks once per object and two touching
+    objects keep two peaks (with centre sampling, NMS had to merge 2-4 positives per
+    object, and with boxes large enough for that it merged touching neighbours too)."""
+    if len(gts) == 0:
+        return pos, gi
+    uq = torch.zeros(len(gts), dtype=torch.bool)
+    for c in classes:
+        uq |= gts[:, 0] == c
+    if not uq.any():
+        return pos, gi
+    pos = pos & ~uq[gi]
+    anc = model.anchors[0].T
+    st = model.strides[0, 0]
+    idx = uq.nonzero()[:, 0]
+    g = gts[idx]
+    d = (anc[None] - g[:, 1:3, None].transpose(1, 2)).abs() / st[None, :, None]
+    lv = torch.zeros(len(g), anc.shape[0], dtype=torch.bool)
+    for s in STRIDES:
+        lv |= level_ok(g[:, 3:5].max(1).values, s)[:, None] & (st[None] == s)
+    dist = d.pow(2).sum(2).masked_fill(~lv, 1e9)
+    cand = (d < radius).all(2) & lv
+    cand[torch.arange(len(g)), dist.argmin(1)] = True
+    m, a = cand.nonzero(as_tuple=True)
+    taken, done = set(), set()
+    for k in torch.argsort(dist[m, a]).tolist():
+        mi, ai = int(m[k]), int(a[k])
+        if mi in done or ai in taken or pos[ai]:
+            continue
+        done.add(mi)
+        taken.add(ai)
+        pos[ai] = True
+        gi[ai] = idx[mi]
+    return pos, gi
+
+
+def compute_loss(model, raw, labels, cw, iou_target=False, unique=()):
     pred = model.decode(raw)  # B, 4+nc, A
     B = raw.shape[0]
     cls_t = torch.zeros_like(raw[:, 4:])
@@ -326,6 +364,8 @@ def compute_loss(model, raw, labels, cw, iou_target=False):
     for b in range(B):
         g = labels[b]
         pos, gi = assign(model, g)
+        if unique:
+            pos, gi = assign_unique(model, g, pos, gi, unique)
         if pos.any():
             gt = g[gi[pos]]
             pb = pred[b, :4, pos].T
@@ -403,6 +443,12 @@ def train(args):
         im, lb = load_split(d, "val")
         images += im
         labels += lb
+    for spec in args.box_scale or []:
+        # a class's boxes drawn smaller about the same centre (labels stay as written on disk)
+        c, k = spec.split(":")
+        for lab in labels:
+            sel = lab[:, 0] == int(c)
+            lab[sel, 3:5] = np.maximum(lab[sel, 3:5] * float(k), args.box_min)
     print(f"{len(images)} training images", flush=True)
     arch = {"widths": list(args.widths), "depth3": args.depth3, "extra3": args.extra3, "depth2": args.depth2}
     model = detector_from(args.nc, arch)
@@ -435,7 +481,7 @@ def train(args):
         x, ls, cw = make_batch(images, labels, idx, rng, size)
         model.set_grid(size)
         raw = model.raw(x)
-        loss, parts = compute_loss(model, raw, ls, cw, args.iou_target)
+        loss, parts = compute_loss(model, raw, ls, cw, args.iou_target, tuple(args.unique))
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 10.0)
@@ -692,6 +738,11 @@ def main():
     t.add_argument("--depth2", type=int, default=0, help="residual blocks at stride 4")
     t.add_argument("--iou-target", action="store_true",
                    help="class target of a positive anchor = IoU of its predicted box (quality-aware score)")
+    t.add_argument("--unique", type=int, action="append", default=[], metavar="CLASS",
+                   help="one positive anchor per object of this class (the rest negatives)")
+    t.add_argument("--box-scale", action="append", metavar="CLASS:K",
+                   help="train this class's boxes K times their labelled size (same centre)")
+    t.add_argument("--box-min", type=float, default=6.0, help="smallest side a --box-scale box gets, pixels")
     t.add_argument("--full-every", type=int, default=5)
     t.add_argument("--save-every", type=int, default=100)
     t.add_argument("--batch", type=int, default=8)

@@ -98,19 +98,16 @@ public enum ArcheryEvaluator {
       truthArrows += truth.count
       detections += r.detections.count
       let gain = 640.0 / Double(max(width, height))
-      // Greedy one-to-one matching by pixel distance, within 1.5 % of the image diagonal.
+      // One-to-one matching within 1.5 % of the image diagonal, closest pair first.
       let radius = 0.015 * (Double(width * width + height * height)).squareRoot()
-      var used = Set<Int>()
-      for t in truth {
+      let pairing = match(truth.map { ($0.pixelX, $0.pixelY) }, r.detections.map { (Double($0.pixelX), Double($0.pixelY)) }, radius: radius)
+      for (ti, t) in truth.enumerated() {
         if !t.entryHidden { visible += 1 }
-        let best = r.detections.indices.filter { !used.contains($0) }.min { a, b in
-          dist(r.detections[a], t) < dist(r.detections[b], t)
-        }
-        guard let j = best, case let d = dist(r.detections[j], t), d <= radius else {
+        guard let j = pairing[ti] else {
           failures.append(.init(kind: .missed, image: i, truth: t, detected: nil))
           continue
         }
-        used.insert(j)
+        let d = dist(r.detections[j], t)
         matched += 1
         if !t.entryHidden { visibleMatched += 1 }
         errors.append(d); inputErrors.append(d * gain)
@@ -130,6 +127,27 @@ public enum ArcheryEvaluator {
                              medianErrorPx: errors.isEmpty ? .nan : errors[errors.count / 2],
                              medianErrorInputPx: inputErrors.isEmpty ? .nan : inputErrors[inputErrors.count / 2], targetsFound: targets,
                              impacts: impacts, failures: failures)
+  }
+
+  /// For each true point, the index of its detected point or nil: every
+  /// (truth, detection) pair within `radius`, closest first (ties: truth, then
+  /// detection order), each side used once. Matching truth by truth instead let
+  /// an arrow take its touching neighbour's detection and leave the neighbour missed.
+  static func match(_ truth: [(x: Double, y: Double)], _ detections: [(x: Double, y: Double)], radius: Double) -> [Int?] {
+    var pairs: [(d: Double, t: Int, j: Int)] = []
+    for (ti, t) in truth.enumerated() {
+      for (j, p) in detections.enumerated() {
+        let d = ((p.x - t.x) * (p.x - t.x) + (p.y - t.y) * (p.y - t.y)).squareRoot()
+        if d <= radius { pairs.append((d, ti, j)) }
+      }
+    }
+    pairs.sort { ($0.d, $0.t, $0.j) < ($1.d, $1.t, $1.j) }
+    var out = [Int?](repeating: nil, count: truth.count), used = Set<Int>()
+    for p in pairs where out[p.t] == nil && !used.contains(p.j) {
+      out[p.t] = p.j
+      used.insert(p.j)
+    }
+    return out
   }
 
   static func dist(_ d: DetectedArrow, _ t: GroundTruth.ArrowTruth) -> Double {

@@ -141,4 +141,14 @@ struct PipelineTests {
       #expect([0, 3].contains(f.image))
     }
   }
+
+  @Test func evaluationMatchesTheClosestPairsFirst() {
+    // Two touching arrows; the first truth's nearest detection is its neighbour's.
+    let truth = [(x: 100.0, y: 100.0), (x: 106.0, y: 100.0), (x: 300.0, y: 300.0)]
+    let found = [(x: 104.0, y: 100.0), (x: 95.0, y: 100.0), (x: 400.0, y: 300.0)]
+    #expect(ArcheryEvaluator.match(truth, found, radius: 8) == [1, 0, nil])
+    // Equal distances: the earlier truth, then the earlier detection, wins.
+    #expect(ArcheryEvaluator.match([(x: 0.0, y: 0.0), (x: 4.0, y: 0.0)], [(x: 2.0, y: 0.0)], radius: 8) == [0, nil])
+    #expect(ArcheryEvaluator.match([(x: 0.0, y: 0.0)], [], radius: 8) == [nil])
+  }
 }
