@@ -60,6 +60,8 @@ struct EvalArchery: ParsableCommand {
   var candidateConfidence: Double?
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
   var impacts: String = "shafts"
+  @Option(name: .customLong("impact-box"), help: "Box size of the 'truth' model's arrows: wide (six shaft diameters) or hole (two); it decides which touching arrows NMS merges.")
+  var impactBox: String = "wide"
   @Flag var json = false
 
   func run() throws {
@@ -67,6 +69,7 @@ struct EvalArchery: ParsableCommand {
     let parts = size.split(separator: "x").compactMap { Int($0) }
     guard parts.count == 2, parts.allSatisfy({ (16...8192).contains($0) }) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT") }
     let set: ImpactSet = try choice(impacts, flag: "--impacts")
+    let box: ImpactBox = try choice(impactBox, flag: "--impact-box")
     var settings = RefinerSettings.shipped
     if let accept {
       guard accept.isFinite, (0...1).contains(accept) else { throw CLIError(message: "--accept \(accept) is out of range: expected 0...1") }
@@ -79,7 +82,7 @@ struct EvalArchery: ParsableCommand {
     let e: ArcheryEvaluation
     do {
       e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], impacts: set,
-                                    refiner: refiner, refinerSettings: settings)
+                                    truthBox: box, refiner: refiner, refinerSettings: settings)
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
     if json {
@@ -89,7 +92,7 @@ struct EvalArchery: ParsableCommand {
         "visible_entries": .int(e.visibleArrows), "precision": .double(e.precision), "score_accuracy": .double(e.scoreAccuracy),
         "median_error_px": .double(e.medianErrorPx.isFinite ? e.medianErrorPx : -1),
         "median_error_input_px": .double(e.medianErrorInputPx.isFinite ? e.medianErrorInputPx : -1), "targets_found": .int(e.targetsFound),
-        "impacts": .string(e.impacts.rawValue), "refiner": refiner.map(JSONValue.string) ?? .null,
+        "impacts": .string(e.impacts.rawValue), "impact_box": .string(box.rawValue), "refiner": refiner.map(JSONValue.string) ?? .null,
         "failures": .array(e.failures.map(failureJSON)),
       ]).canonicalText(), terminator: "")
     } else {

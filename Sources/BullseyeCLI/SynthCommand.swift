@@ -23,6 +23,8 @@ struct SynthCommand: ParsableCommand {
   @Option(parsing: .unconditional, help: "Images in the dataset.") var count: Int = 100
   @Option(help: "Which impacts a target dataset labels: shafts (holes without shafts are negatives, like old holes) or all.")
   var impacts: String = "shafts"
+  @Option(name: .customLong("impact-box"), help: "Label box of a target dataset's impacts: wide (six shaft diameters, at least 12 px) or hole (two, at least 8 px).")
+  var impactBox: String = "wide"
   @Option(help: "Output PNG path.") var out: String?
   @Option(help: "Ground-truth JSON path.") var truth: String?
   @Option(help: "Also write a review overlay PNG here.") var overlay: String?

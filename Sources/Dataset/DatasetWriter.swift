@@ -23,6 +23,8 @@ public struct DatasetSpec: Sendable {
   /// Which impacts are labelled as class 0 (target datasets); each labelled
   /// arrow's style is in its COCO attributes.
   public var impacts = ImpactSet.shafts
+  /// How big each impact's box is (target datasets).
+  public var impactBox = ImpactBox.wide
   public init(kind: DatasetKind, count: Int, seed: UInt64) { self.kind = kind; self.count = count; self.seed = seed }
 }
 
@@ -71,7 +73,7 @@ public enum DatasetWriter {
       progress(i + 1)
     }
     let names = spec.kind == .target ? ["arrow", "target"] : ["card"]
-    let labelling = spec.kind == .target ? ", impacts \(spec.impacts.rawValue)" : ""
+    let labelling = spec.kind == .target ? ", impacts \(spec.impacts.rawValue), impact boxes \(spec.impactBox.rawValue)" : ""
     try AtomicFile.write("""
       # Bullseye \(spec.kind.rawValue) dataset: \(spec.count) images, seed \(spec.seed)\(labelling)
       path: .
@@ -100,7 +102,8 @@ public enum DatasetWriter {
       s.camera.tiltDeg = g.uniform(0...30)
       let r = try Synthesizer.render(s)
       var boxes = r.truth.arrows(in: spec.impacts).map {
-        LabelledBox(classID: 0, box: ($0.box[0], $0.box[1], $0.box[2], $0.box[3]), attributes: ["style": .string($0.style.rawValue), "entry_hidden": .bool($0.entryHidden)])
+        let b = $0.box(spec.impactBox)
+        return LabelledBox(classID: 0, box: (b[0], b[1], b[2], b[3]), attributes: ["style": .string($0.style.rawValue), "entry_hidden": .bool($0.entryHidden)])
       }
       let t = r.truth.targetBox
       boxes.append(LabelledBox(classID: 1, box: (t[0], t[1], t[2], t[3])))

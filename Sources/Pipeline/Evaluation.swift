@@ -63,11 +63,12 @@ public struct ArrowFailure: Sendable, Hashable {
 /// `impacts` says which true arrows count (a hole without a shaft is a
 /// negative under `.shafts`, so a detection on it is a false positive).
 /// `refiner` adds the second look (Models/arrow-refiner.onnx) after the detector.
-/// `model: "truth"` replaces the detector with the true boxes: the ceiling the
-/// rest of the pipeline (target fit, rectification, scoring) allows.
+/// `model: "truth"` replaces the detector with the true boxes (drawn as
+/// `truthBox` says): the ceiling the rest of the pipeline (NMS, target fit,
+/// rectification, scoring) allows.
 public enum ArcheryEvaluator {
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,
-                         impacts: ImpactSet = .shafts, refiner: String? = nil,
+                         impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
                          refinerSettings: RefinerSettings = .shipped) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
     var errors: [Double] = [], inputErrors: [Double] = []
@@ -85,7 +86,7 @@ public enum ArcheryEvaluator {
       let truth = synth.truth.arrows(in: impacts)
       // "truth": a perfect detector (true boxes), to measure the rest of the pipeline.
       let detector: DetectorSource = loaded.map { .loaded($0, name: model) }
-        ?? .boxes(truthBoxes(truth, targetBox: synth.truth.targetBox, mapping: prof.mapping(width: width, height: height),
+        ?? .boxes(truthBoxes(truth, convention: truthBox, targetBox: synth.truth.targetBox, mapping: prof.mapping(width: width, height: height),
                              confidences: [0.9]))
       var req = RunRequest(image: synth.image, profile: prof, face: face, diameterCm: synth.truth.scene.diameterCm,
                            rule: .inclusive, detector: detector, expectedArrows: truth.count)

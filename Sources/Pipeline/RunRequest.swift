@@ -23,10 +23,12 @@ public enum DetectorSource: Sendable {
 
 /// A perfect detector: these true arrows' boxes (confidences cycled) and, when
 /// given, the true face box, in model-input pixels as the profile maps them.
-func truthBoxes(_ arrows: [GroundTruth.ArrowTruth], targetBox t: [Double]?, mapping: InputMapping, confidences: [Double]) -> [RawBox] {
+func truthBoxes(_ arrows: [GroundTruth.ArrowTruth], convention: ImpactBox = .wide, targetBox t: [Double]?, mapping: InputMapping,
+                confidences: [Double]) -> [RawBox] {
   var boxes: [RawBox] = []
   for (i, a) in arrows.enumerated() {
-    let b = PixelBox(x: a.box[0], y: a.box[1], width: a.box[2] - a.box[0], height: a.box[3] - a.box[1])
+    let c = a.box(convention)
+    let b = PixelBox(x: c[0], y: c[1], width: c[2] - c[0], height: c[3] - c[1])
     boxes.append(mapping.toInput(b, confidence: confidences[i % confidences.count], classID: 0))
   }
   if let t {

@@ -12,8 +12,14 @@ public struct GroundTruth: Sendable, Hashable {
     public let shaftMM: Double
     /// Scores keyed by rule (line-cutter uses this arrow's shaft).
     public let scores: [BoundaryRule: ScoreResult]
-    /// Impact box in pixels [x1, y1, x2, y2], centred on the entry point.
-    public let box: [Double]
+    /// Face units per metre on the sheet, and pixels per face unit at the entry
+    /// point (perspective included): the scale boxes are drawn at.
+    public let unitsPerMetre: Double, pixelsPerUnit: Double
+    /// The shaft's diameter in pixels at the entry point.
+    public var shaftPx: Double { shaftMM / 1000 * unitsPerMetre * pixelsPerUnit }
+    /// Impact box in pixels [x1, y1, x2, y2], centred on the entry point, `wide`
+    /// convention (`box(_:)` gives the others).
+    public var box: [Double] { box(.wide) }
     /// The entry point is painted over (by another arrow, or by this arrow's
     /// own vanes when seen end-on): no detector can see where it is, only guess.
     public let entryHidden: Bool
@@ -51,11 +57,9 @@ public struct GroundTruth: Sendable, Hashable {
         let req = ScoreRequest(face: scene.face, x: a.x, y: a.y, rule: rule, diameterCm: scene.diameterCm, arrowMM: a.shaftMM)
         scores[rule] = Scorer.scoreUnchecked(req)
       }
-      // Box: six shaft diameters across, at least 12 px, at the local scale.
-      let half = max(6, 3 * a.shaftMM / 1000 * unitsPerMetre * cam.pixelsPerUnit(u: a.x, v: a.y))
       return ArrowTruth(pixelX: p.x, pixelY: p.y, normalizedX: a.x, normalizedY: a.y, style: a.style,
-                        shaftMM: a.shaftMM, scores: scores, box: [p.x - half, p.y - half, p.x + half, p.y + half],
-                        entryHidden: hidden[i])
+                        shaftMM: a.shaftMM, scores: scores, unitsPerMetre: unitsPerMetre,
+                        pixelsPerUnit: cam.pixelsPerUnit(u: a.x, v: a.y), entryHidden: hidden[i])
     }
   }
 }

@@ -16,11 +16,12 @@ import Testing
     let yaml: String
   }
 
-  func write(_ impacts: ImpactSet, tag: String) throws -> Written {
+  func write(_ impacts: ImpactSet, box: ImpactBox = .wide, tag: String) throws -> Written {
     let dir = NSTemporaryDirectory() + "bullseye-dataset-\(tag)-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: dir) }
     var spec = DatasetSpec(kind: .target, count: 10, seed: 4242)
     spec.width = 320; spec.height = 240; spec.valEvery = 5; spec.impacts = impacts
+    spec.impactBox = box
     let counts = try DatasetWriter.write(spec, to: dir)
     #expect(counts == ["train": 8, "val": 2])
     var yolo: [String: [String]] = [:], images: [String: Data] = [:], styles: [String] = [], boxes = 0
@@ -63,4 +64,27 @@ import Testing
     #expect(shafts.styles.count == all.styles.count - holes)
     #expect(shafts.styles.count > 0)
   }
+
+  @Test func impactBoxesShrinkAboutTheSameCentres() throws {
+    let wide = try write(.shafts, box: .wide, tag: "wide"), hole = try write(.shafts, box: .hole, tag: "hole")
+    #expect(wide.images == hole.images)
+    #expect(hole.yaml.contains("impact boxes hole"))
+    var smaller = 0
+    for (file, lines) in wide.yolo {
+      let other = try #require(hole.yolo[file])
+      #expect(other.count == lines.count)
+      for (a, b) in zip(lines, other) {
+        let p = a.split(separator: " ").compactMap { Double($0) }, q = b.split(separator: " ").compactMap { Double($0) }
+        #expect(p[0] == q[0] && p[1] == q[1] && p[2] == q[2], "\(file): centres moved")
+        if p[0] == 0 {
+          #expect(q[3] <= p[3] && q[4] <= p[4])
+          if q[3] < p[3] { smaller += 1 }
+        } else {
+          #expect(p == q, "\(file): the face box changed")
+        }
+      }
+    }
+    #expect(smaller > 0)
+  }
 }
+

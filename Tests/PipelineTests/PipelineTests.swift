@@ -151,4 +151,19 @@ struct PipelineTests {
     #expect(ArcheryEvaluator.match([(x: 0.0, y: 0.0), (x: 4.0, y: 0.0)], [(x: 2.0, y: 0.0)], radius: 8) == [0, nil])
     #expect(ArcheryEvaluator.match([(x: 0.0, y: 0.0)], [], radius: 8) == [nil])
   }
+
+  @Test func wideTruthBoxesLoseATouchingArrowToAndroidNMS() throws {
+    // Seed 7_100_000 holds two touching arrows: their wide boxes overlap by more
+    // than IoU 0.50, so even a perfect detector loses one under the Android
+    // profile; hole boxes keep both, and the iOS profile (0.7) keeps both anyway.
+    func matched(_ profile: String, _ box: ImpactBox) throws -> (Int, Int) {
+      let e = try ArcheryEvaluator.run(images: 1, seed: 7_100_000, model: "truth", profile: profile, width: 1280, height: 960, truthBox: box)
+      return (e.matched, e.truthArrows)
+    }
+    let (wide, n) = try matched("android", .wide)
+    #expect(n == 6 && wide == n - 1)
+    #expect(try matched("android", .hole) == (n, n))
+    #expect(try matched("ios", .wide) == (n, n))
+  }
 }
+

@@ -78,4 +78,20 @@ struct TruthTests {
     let base = SceneSpec(face: "10_zone", seed: 1, size: ImageSize(width: 64, height: 64))
     for make in cases { #expect(throws: SynthError.self) { try Scene.resolve(make(base)) } }
   }
+
+  @Test(arguments: ImpactBox.allCases) func impactBoxesAreCentredSquaresOfTheirConvention(_ convention: ImpactBox) throws {
+    let spec = SceneSpec(face: "10_zone", seed: 21, size: ImageSize(width: 1280, height: 960), arrowCount: 12)
+    let truth = try Synthesizer.render(spec).truth
+    for a in truth.arrows {
+      let b = a.box(convention), w = a.box(.wide)
+      #expect(Tolerance.close.accepts((b[0] + b[2]) / 2, a.pixelX) && Tolerance.close.accepts((b[1] + b[3]) / 2, a.pixelY))
+      #expect(Tolerance.close.accepts(b[2] - b[0], max(convention.minimumPx, convention.diameters * a.shaftPx)))
+      #expect(Tolerance.close.accepts(b[3] - b[1], b[2] - b[0]))
+      // No convention is wider than the wide one; `box` is the wide one.
+      #expect(b[0] >= w[0] && b[2] <= w[2] && a.box == w)
+      // The shaft diameter follows perspective: a few pixels at this size.
+      #expect((1...20).contains(a.shaftPx))
+    }
+  }
 }
+
