@@ -702,6 +702,24 @@ def evaluate(args):
 
 
 
+def ceiling(args):
+    """Class-0 recall of a perfect detector (the labelled boxes, confidences drawn
+    with a fixed seed) after greedy NMS at --iou: what the label boxes alone allow.
+    With boxes wider than the spacing of touching arrows it is below 1."""
+    rng = np.random.RandomState(0)
+    kept = total = 0
+    for split in ("train", "val"):
+        for f in sorted(glob.glob(os.path.join(args.data, "labels", split, "*.txt"))):
+            lab = np.loadtxt(f, ndmin=2) if os.path.getsize(f) else np.zeros((0, 5))
+            b = torch.tensor(lab[lab[:, 0] == 0, 1:5], dtype=torch.float32)
+            b[:, [0, 2]] *= args.aspect  # normalized → square units (width / height of the images)
+            if len(b):
+                kept += len(nms(b, torch.tensor(rng.rand(len(b))), args.iou))
+                total += len(b)
+    print(json.dumps({"data": args.data, "nms_iou": args.iou, "class0_gt": total, "kept": kept,
+                      "recall_ceiling": round(kept / max(1, total), 4)}))
+
+
 def sweep(args):
     """Recall, precision and F1 of class 0 at several confidence thresholds (for
     choosing a calibration on a selection set, never on the held-out set); the
@@ -770,8 +788,12 @@ def main():
     v.add_argument("--conf", type=float, default=0.35)
     w.add_argument("--thresholds", default="0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5")
     w.add_argument("--target", type=float, default=0.35, help="the threshold the calibrated model is used at")
+    c = sub.add_parser("ceiling")
+    c.add_argument("--data", required=True)
+    c.add_argument("--iou", type=float, default=0.5)
+    c.add_argument("--aspect", type=float, default=4 / 3, help="image width / height")
     a = ap.parse_args()
-    {"train": train, "export": export, "eval": evaluate, "sweep": sweep}[a.cmd](a)
+    {"train": train, "export": export, "eval": evaluate, "sweep": sweep, "ceiling": ceiling}[a.cmd](a)
 
 
 if __name__ == "__main__":
