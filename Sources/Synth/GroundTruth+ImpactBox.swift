@@ -5,10 +5,11 @@
 /// perfect; `hole` boxes keep them apart. Both stay selectable so the
 /// difference can be shown (`bullseye eval archery --model truth --impact-box`).
 public enum ImpactBox: String, Sendable, Hashable, CaseIterable {
-  /// Six shaft diameters across, at least 12 px: the labelling of sessions 1–4
-  /// and of the shipped arrow detector.
+  /// Six shaft diameters across, at least 12 px: the truth JSON's `box` and the
+  /// labelling of sessions 1–4.
   case wide
-  /// Two shaft diameters across (about the hole), at least 8 px.
+  /// Two shaft diameters across (about the hole), at least 8 px: what the
+  /// shipped arrow detector (session 5) was trained on.
   case hole
 
   /// Box side in shaft diameters.
