@@ -58,6 +58,9 @@ struct EvalArchery: ParsableCommand {
   @Option(name: .customLong("candidate-confidence"), parsing: .unconditional,
           help: "Detector score a candidate needs to reach the refiner (default: the shipped setting).")
   var candidateConfidence: Double?
+  @Option(name: .customLong("merge-px"), parsing: .unconditional,
+          help: "Refined points closer than this many model-input pixels count as one arrow (default: the shipped setting).")
+  var mergePx: Double?
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
   var impacts: String = "shafts"
   @Option(name: .customLong("impact-box"), help: "Box size of the 'truth' model's arrows: wide (six shaft diameters) or hole (two); it decides which touching arrows NMS merges.")
@@ -78,6 +81,10 @@ struct EvalArchery: ParsableCommand {
     if let c = candidateConfidence {
       guard c.isFinite, (0...1).contains(c) else { throw CLIError(message: "--candidate-confidence \(c) is out of range: expected 0...1") }
       settings.candidateConfidence = c
+    }
+    if let m = mergePx {
+      guard m.isFinite, (0...64).contains(m) else { throw CLIError(message: "--merge-px \(m) is out of range: expected 0...64") }
+      settings.mergeInputPx = m
     }
     let e: ArcheryEvaluation
     do {

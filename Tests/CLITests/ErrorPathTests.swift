@@ -31,6 +31,9 @@ struct ErrorPathTests {
     Case(args: ["synth", "--size", "64x64", "--out", "OUT/missing/a.png", "--truth", "OUT/a.json"], mentions: "missing"),
     Case(args: ["synth", "--size", "64x64", "--out", "OUT/a.png", "--truth", "OUT/nowhere/a.json"], mentions: "nowhere"),
     Case(args: ["synth", "--scenario", "OUT/none.yaml", "--out", "OUT/a.png"], mentions: "none.yaml"),
+    Case(args: ["synth", "--dataset", "OUT/d", "--count", "1", "--size", "64x64", "--impact-box", "huge"], mentions: "huge"),
+    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--impact-box", "tiny"], mentions: "tiny"),
+    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--merge-px", "-2"], mentions: "-2"),
   ]
 
   @Test(arguments: cases)
