@@ -140,6 +140,14 @@ class Detector(nn.Module):
 
 # ----------------------------------------------------------------------------- data
 
+def read_labels(path, w, h):
+    """A YOLO txt label file as float32 [n, 5] (class, cx, cy, w, h) in pixels of a w x h image."""
+    lab = np.loadtxt(path, ndmin=2).astype(np.float32) if os.path.getsize(path) else np.zeros((0, 5), np.float32)
+    lab[:, [1, 3]] *= w
+    lab[:, [2, 4]] *= h
+    return lab
+
+
 def load_split(root, split="train"):
     """Returns list of (uint8 HxWx3 array, labels float32 [n,5] class cx cy w h in pixels)."""
     from PIL import Image
@@ -154,9 +162,7 @@ def load_split(root, split="train"):
         im = np.asarray(Image.open(f).convert("RGB"))
         h, w = im.shape[:2]
         lf = os.path.join(root, "labels", split, os.path.basename(f)[:-4] + ".txt")
-        lab = np.loadtxt(lf, ndmin=2).astype(np.float32) if os.path.getsize(lf) else np.zeros((0, 5), np.float32)
-        lab[:, [1, 3]] *= w
-        lab[:, [2, 4]] *= h
+        lab = read_labels(lf, w, h)
         images.append(im)
         labels.append(lab)
     if len({im.shape for im in images}) == 1:
@@ -292,30 +298,31 @@ def level_ok(size, stride):
     return size >= 128
 
 
-def assign(model, gts, radius=1.0):
-    """Centre sampling per level. Returns (pos_mask [A], gt index [A])."""
+def anchor_candidates(model, gts, radius=1.0):
+    """Anchors each truth may take: within `radius` strides on each axis, on a level
+    its size suits, plus always its nearest anchor on such a level. Returns
+    (candidate mask [M, A], squared distance in strides [M, A], valid-level mask [M, A])."""
     anc = model.anchors[0].T  # A,2
     st = model.strides[0, 0]  # A
-    A = anc.shape[0]
-    if len(gts) == 0:
-        return torch.zeros(A, dtype=torch.bool), torch.zeros(A, dtype=torch.long)
-    c = gts[:, 1:3]  # M,2
     size = gts[:, 3:5].max(1).values  # M
-    d = (anc[None] - c[:, None]).abs() / st[None, :, None]  # M,A,2
-    inside = (d < radius).all(2)
-    lv = torch.zeros_like(inside)
+    d = (anc[None] - gts[:, None, 1:3]).abs() / st[None, :, None]  # M,A,2
+    lv = torch.zeros(len(gts), anc.shape[0], dtype=torch.bool)
     for s in STRIDES:
         lv |= level_ok(size, s)[:, None] & (st[None] == s)
-    cand = inside & lv
-    # Guarantee at least the nearest anchor on a valid level.
+    cand = (d < radius).all(2) & lv
     dist = d.pow(2).sum(2)
-    far = dist.masked_fill(~lv, 1e9)
-    nearest = far.argmin(1)
-    cand[torch.arange(len(gts)), nearest] = True
-    dist = dist.masked_fill(~cand, 1e9)
-    best = dist.argmin(0)
-    pos = cand.any(0)
-    return pos, best
+    cand[torch.arange(len(gts)), dist.masked_fill(~lv, 1e9).argmin(1)] = True
+    return cand, dist, lv
+
+
+def assign(model, gts, radius=1.0):
+    """Centre sampling per level. Returns (pos_mask [A], gt index [A])."""
+    A = model.anchors.shape[2]
+    if len(gts) == 0:
+        return torch.zeros(A, dtype=torch.bool), torch.zeros(A, dtype=torch.long)
+    cand, dist, _ = anchor_candidates(model, gts, radius)
+    best = dist.masked_fill(~cand, 1e9).argmin(0)
+    return cand.any(0), best
 
 
 def assign_unique(model, gts, pos, gi, classes, radius=1.0):
@@ -332,17 +339,9 @@ def assign_unique(model, gts, pos, gi, classes, radius=1.0):
     if not uq.any():
         return pos, gi
     pos = pos & ~uq[gi]
-    anc = model.anchors[0].T
-    st = model.strides[0, 0]
     idx = uq.nonzero()[:, 0]
-    g = gts[idx]
-    d = (anc[None] - g[:, 1:3, None].transpose(1, 2)).abs() / st[None, :, None]
-    lv = torch.zeros(len(g), anc.shape[0], dtype=torch.bool)
-    for s in STRIDES:
-        lv |= level_ok(g[:, 3:5].max(1).values, s)[:, None] & (st[None] == s)
-    dist = d.pow(2).sum(2).masked_fill(~lv, 1e9)
-    cand = (d < radius).all(2) & lv
-    cand[torch.arange(len(g)), dist.argmin(1)] = True
+    cand, dist, lv = anchor_candidates(model, gts[idx], radius)
+    dist = dist.masked_fill(~lv, 1e9)
     m, a = cand.nonzero(as_tuple=True)
     taken, done = set(), set()
     for k in torch.argsort(dist[m, a]).tolist():
@@ -619,9 +618,7 @@ def predictions(args):
         w, h = img.size
         split = os.path.basename(os.path.dirname(f))
         lf = os.path.join(args.data, "labels", split, os.path.basename(f)[:-4] + ".txt")
-        lab = np.loadtxt(lf, ndmin=2).astype(np.float32) if os.path.getsize(lf) else np.zeros((0, 5), np.float32)
-        lab[:, [1, 3]] *= w
-        lab[:, [2, 4]] *= h
+        lab = read_labels(lf, w, h)
         if args.mode == "stretch":
             x = np.asarray(img.resize((INPUT, INPUT), Image.BILINEAR), np.float32) / 255
             lab[:, [1, 3]] *= INPUT / w
@@ -706,13 +703,14 @@ def ceiling(args):
     """Class-0 recall of a perfect detector (the labelled boxes, confidences drawn
     with a fixed seed) after greedy NMS at --iou: what the label boxes alone allow.
     With boxes wider than the spacing of touching arrows it is below 1."""
+    from PIL import Image
     rng = np.random.RandomState(0)
     kept = total = 0
     for split in ("train", "val"):
-        for f in sorted(glob.glob(os.path.join(args.data, "labels", split, "*.txt"))):
-            lab = np.loadtxt(f, ndmin=2) if os.path.getsize(f) else np.zeros((0, 5))
-            b = torch.tensor(lab[lab[:, 0] == 0, 1:5], dtype=torch.float32)
-            b[:, [0, 2]] *= args.aspect  # normalized → square units (width / height of the images)
+        for f in sorted(glob.glob(os.path.join(args.data, "images", split, "*.png"))):
+            w, h = Image.open(f).size  # reads the header only
+            lab = read_labels(os.path.join(args.data, "labels", split, os.path.basename(f)[:-4] + ".txt"), w, h)
+            b = torch.from_numpy(lab[lab[:, 0] == 0, 1:5]).double()
             if len(b):
                 kept += len(nms(b, torch.tensor(rng.rand(len(b))), args.iou))
                 total += len(b)
@@ -791,7 +789,6 @@ def main():
     c = sub.add_parser("ceiling")
     c.add_argument("--data", required=True)
     c.add_argument("--iou", type=float, default=0.5)
-    c.add_argument("--aspect", type=float, default=4 / 3, help="image width / height")
     a = ap.parse_args()
     {"train": train, "export": export, "eval": evaluate, "sweep": sweep, "ceiling": ceiling}[a.cmd](a)
 

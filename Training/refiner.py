@@ -94,9 +94,9 @@ def candidates(sess, img, conf):
 
 def truth_points(root, split, name, w, h):
     lf = os.path.join(root, "labels", split, name + ".txt")
-    lab = np.loadtxt(lf, ndmin=2).astype(np.float32) if os.path.getsize(lf) else np.zeros((0, 5), np.float32)
+    lab = D.read_labels(lf, w, h)
     lab = lab[lab[:, 0] == 0]
-    return np.stack([lab[:, 1] * w, lab[:, 2] * h, lab[:, 3] * w], 1) if len(lab) else np.zeros((0, 3), np.float32)
+    return lab[:, 1:4].copy() if len(lab) else np.zeros((0, 3), np.float32)
 
 
 def label(cx, cy, truths, gain):
