@@ -101,14 +101,16 @@ public enum ArcheryEvaluator {
       let gain = 640.0 / Double(max(width, height))
       // One-to-one matching within 1.5 % of the image diagonal, closest pair first.
       let radius = 0.015 * (Double(width * width + height * height)).squareRoot()
-      let pairing = match(truth.map { ($0.pixelX, $0.pixelY) }, r.detections.map { (Double($0.pixelX), Double($0.pixelY)) }, radius: radius)
+      let truthPoints = truth.map { (x: $0.pixelX, y: $0.pixelY) }
+      let foundPoints = r.detections.map { (x: Double($0.pixelX), y: Double($0.pixelY)) }
+      let pairing = match(truthPoints, foundPoints, radius: radius)
       for (ti, t) in truth.enumerated() {
         if !t.entryHidden { visible += 1 }
         guard let j = pairing[ti] else {
           failures.append(.init(kind: .missed, image: i, truth: t, detected: nil))
           continue
         }
-        let d = dist(r.detections[j], t)
+        let d = distance(foundPoints[j], truthPoints[ti])
         matched += 1
         if !t.entryHidden { visibleMatched += 1 }
         errors.append(d); inputErrors.append(d * gain)
@@ -138,7 +140,7 @@ public enum ArcheryEvaluator {
     var pairs: [(d: Double, t: Int, j: Int)] = []
     for (ti, t) in truth.enumerated() {
       for (j, p) in detections.enumerated() {
-        let d = ((p.x - t.x) * (p.x - t.x) + (p.y - t.y) * (p.y - t.y)).squareRoot()
+        let d = distance(p, t)
         if d <= radius { pairs.append((d, ti, j)) }
       }
     }
@@ -151,9 +153,9 @@ public enum ArcheryEvaluator {
     return out
   }
 
-  static func dist(_ d: DetectedArrow, _ t: GroundTruth.ArrowTruth) -> Double {
-    let dx = Double(d.pixelX) - t.pixelX, dy = Double(d.pixelY) - t.pixelY
-    return (dx * dx + dy * dy).squareRoot()
+  /// Euclidean distance in pixels.
+  static func distance(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
+    ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
   }
 }
 
