@@ -204,10 +204,40 @@ class HeatRefiner(nn.Module):
         return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:] * OFFSET_SCALE], 1)
 
 
-ARCHS = {"fc": Refiner, "heat": HeatRefiner}
+class FineHeatRefiner(HeatRefiner):
+    """HeatRefiner with the heatmap at 48x48 (cells 1 input px apart): a stride-2
+    branch of its own joins the stride-4 and stride-16 features, so two entries
+    one shaft apart (about 2 input px) land in different cells instead of being
+    averaged by the soft-argmax. The classification path is HeatRefiner's, so it
+    can start from one (--init-partial)."""
+
+    def __init__(self):
+        super().__init__()
+        self.s2 = nn.Sequential(CBR(3, 16, 2), CBR(16, 16))                                     # 48x48
+        self.up2 = nn.Upsample(scale_factor=2, mode="nearest")
+        self.up8 = nn.Upsample(scale_factor=8, mode="nearest")
+        self.heat = nn.Sequential(nn.Conv2d(112, 24, 1, bias=False), nn.BatchNorm2d(24), nn.ReLU(),
+                                  CBR(24, 24), CBR(24, 16), nn.Conv2d(16, 1, 1))
+        n = CROP // 2
+        c = ((torch.arange(n, dtype=torch.float32) + 0.5) * 2 - CROP / 2) * (WINDOW / CROP)  # input px
+        gy, gx = torch.meshgrid(c, c, indexing="ij")
+        self.register_buffer("grid", torch.stack([gx.flatten(), gy.flatten()], 1), persistent=False)  # n*n, 2
+
+    def raw(self, x):
+        a = self.s4(x)
+        b = self.s16(a)
+        logit = self.cls(b)
+        h = self.heat(torch.cat([self.s2(x), self.up2(a), self.up8(b)], 1)).flatten(1)
+        off = torch.softmax(h, 1) @ self.grid  # B, 2 in input px
+        return torch.cat([logit, off / OFFSET_SCALE], 1)
+
+
+ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner}
 
 
 def train(args):
+    if not 0 <= args.max_offset <= 4:
+        raise SystemExit(f"--max-offset {args.max_offset}: expected 0 (off) to 4 input px")
     torch.set_num_threads(args.threads)
     D.seed_all(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -217,10 +247,23 @@ def train(args):
         xs.append(z["x"])
         ys.append(z["y"])
     X, Y = np.concatenate(xs), np.concatenate(ys)
+    if args.max_offset:
+        # a tighter positive radius than mining's max(4 px, half the box): an entry
+        # farther than this from the window centre makes the crop a negative
+        # (exact for radii <= 4 px, where the nearest entry is the one labelled)
+        far = (Y[:, 0] > 0) & (np.hypot(Y[:, 1], Y[:, 2]) > args.max_offset)
+        Y[far] = 0
+        print(f"--max-offset {args.max_offset}: {int(far.sum())} positives made negative", flush=True)
     print(f"{len(X)} crops, {int(Y[:, 0].sum())} positive", flush=True)
     model = ARCHS[args.arch]()
     if args.init:
-        model.load_state_dict(torch.load(args.init, map_location="cpu")["model"])
+        state = torch.load(args.init, map_location="cpu")["model"]
+        if args.init_partial:
+            # a different --arch: take every tensor whose name and shape match, the rest start fresh
+            own = model.state_dict()
+            state = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
+            print(f"--init-partial: {len(state)} of {len(own)} tensors from {args.init}", flush=True)
+        model.load_state_dict(state, strict=not args.init_partial)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     t0 = time.time()
     for step in range(1, args.steps + 1):
@@ -343,9 +386,13 @@ def main():
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--threads", type=int, default=1)
     t.add_argument("--arch", default="fc", choices=sorted(ARCHS), help="fc: offsets from a fully connected head; "
-                   "heat: soft-argmax of a 24x24 heatmap")
+                   "heat: soft-argmax of a 24x24 heatmap; heat2: of a 48x48 one")
     t.add_argument("--save-every", type=int, default=500)
     t.add_argument("--init", help="start from these weights (same --arch)")
+    t.add_argument("--init-partial", action="store_true",
+                   help="--init from another --arch: load the tensors whose names and shapes match")
+    t.add_argument("--max-offset", type=float, default=0.0,
+                   help="input px; positives whose entry is farther from the centre become negatives (at most 4)")
     t.add_argument("--out", required=True)
     e = sub.add_parser("export")
     e.add_argument("--weights", required=True)
