@@ -173,6 +173,15 @@ class Refiner(nn.Module):
         return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:] * OFFSET_SCALE], 1)
 
 
+def cell_centres(stride):
+    """(n*n, 2) centres of a heatmap's cells, `stride` crop pixels apart, as (x, y)
+    offsets from the window centre in input px, row-major like the flattened map."""
+    n = CROP // stride
+    c = ((torch.arange(n, dtype=torch.float32) + 0.5) * stride - CROP / 2) * (WINDOW / CROP)
+    gy, gx = torch.meshgrid(c, c, indexing="ij")
+    return torch.stack([gx.flatten(), gy.flatten()], 1)
+
+
 class HeatRefiner(nn.Module):
     """Classification from a 6x6 context map; the entry point as the soft-argmax
     of a 24x24 heatmap (cells 2 input px apart), so the offset is a weighted mean
@@ -186,16 +195,17 @@ class HeatRefiner(nn.Module):
         self.up = nn.Upsample(scale_factor=4, mode="nearest")
         self.heat = nn.Sequential(nn.Conv2d(96, 16, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
                                   CBR(16, 16), nn.Conv2d(16, 1, 1))
-        n = CROP // 4
-        c = ((torch.arange(n, dtype=torch.float32) + 0.5) * 4 - CROP / 2) * (WINDOW / CROP)  # input px
-        gy, gx = torch.meshgrid(c, c, indexing="ij")
-        self.register_buffer("grid", torch.stack([gx.flatten(), gy.flatten()], 1), persistent=False)  # n*n, 2
+        self.register_buffer("grid", cell_centres(4), persistent=False)
+
+    def heat_input(self, x, a, b):
+        """Features the heatmap head reads, at the heatmap's resolution."""
+        return torch.cat([a, self.up(b)], 1)
 
     def raw(self, x):
         a = self.s4(x)
         b = self.s16(a)
         logit = self.cls(b)
-        h = self.heat(torch.cat([a, self.up(b)], 1)).flatten(1)
+        h = self.heat(self.heat_input(x, a, b)).flatten(1)
         off = torch.softmax(h, 1) @ self.grid  # B, 2 in input px
         return torch.cat([logit, off / OFFSET_SCALE], 1)
 
@@ -218,18 +228,10 @@ class FineHeatRefiner(HeatRefiner):
         self.up8 = nn.Upsample(scale_factor=8, mode="nearest")
         self.heat = nn.Sequential(nn.Conv2d(112, 24, 1, bias=False), nn.BatchNorm2d(24), nn.ReLU(),
                                   CBR(24, 24), CBR(24, 16), nn.Conv2d(16, 1, 1))
-        n = CROP // 2
-        c = ((torch.arange(n, dtype=torch.float32) + 0.5) * 2 - CROP / 2) * (WINDOW / CROP)  # input px
-        gy, gx = torch.meshgrid(c, c, indexing="ij")
-        self.register_buffer("grid", torch.stack([gx.flatten(), gy.flatten()], 1), persistent=False)  # n*n, 2
+        self.grid = cell_centres(2)
 
-    def raw(self, x):
-        a = self.s4(x)
-        b = self.s16(a)
-        logit = self.cls(b)
-        h = self.heat(torch.cat([self.s2(x), self.up2(a), self.up8(b)], 1)).flatten(1)
-        off = torch.softmax(h, 1) @ self.grid  # B, 2 in input px
-        return torch.cat([logit, off / OFFSET_SCALE], 1)
+    def heat_input(self, x, a, b):
+        return torch.cat([self.s2(x), self.up2(a), self.up8(b)], 1)
 
 
 ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner}
