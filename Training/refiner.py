@@ -32,6 +32,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import detector as D
+import peaks as P
 
 WINDOW = 48.0   # window side in 640-input pixels
 CROP = 96       # crop side in pixels fed to the refiner
@@ -122,10 +123,27 @@ def scenes(args):
         yield img, truth_points(args.data, split, name, w, h)
 
 
+MAX_ENTRIES = 16  # entries stored per crop (the window holds far fewer)
+
+
+def entries_near(cx, cy, truths, gain):
+    """(MAX_ENTRIES, 2) offsets in input px from (cx, cy) of every true entry within
+    the window and one input px beyond (so a heatmap's edge cells see their tail),
+    nearest first, NaN-padded."""
+    e = np.full((MAX_ENTRIES, 2), np.nan, np.float32)
+    lim = WINDOW / 2 + 1
+    near = sorted(((tx - cx) * gain, (ty - cy) * gain) for tx, ty, _ in truths
+                  if abs(tx - cx) * gain <= lim and abs(ty - cy) * gain <= lim)
+    near.sort(key=lambda o: math.hypot(*o))
+    for i, o in enumerate(near[:MAX_ENTRIES]):
+        e[i] = o
+    return e
+
+
 def mine(args):
     sess = D.ort_session(args.detector, args.threads)
     rng = random.Random(args.seed)
-    xs, ys = [], []
+    xs, ys, es = [], [], []
     t0 = time.time()
     for n, (img, truths) in enumerate(scenes(args)):
         h, w = img.shape[:2]
@@ -141,10 +159,11 @@ def mine(args):
             p, dx, dy = label(cx, cy, truths, gain)
             xs.append(np.round(crop(img, cx, cy, side) * 255).astype(np.uint8))  # exact: crops are 8-bit levels
             ys.append((p, dx, dy))
+            es.append(entries_near(cx, cy, truths, gain))
         if (n + 1) % 50 == 0:
             print(f"{n + 1} images, {len(xs)} crops ({sum(y[0] for y in ys)} positive) "
                   f"{time.time() - t0:.0f}s", flush=True)
-    np.savez(args.out, x=np.stack(xs), y=np.array(ys, np.float32))
+    np.savez(args.out, x=np.stack(xs), y=np.array(ys, np.float32), e=np.stack(es))
     print(f"wrote {len(xs)} crops, {int(sum(y[0] for y in ys))} positive, to {args.out}")
 
 
@@ -234,7 +253,27 @@ class FineHeatRefiner(HeatRefiner):
         return torch.cat([self.s2(x), self.up2(a), self.up8(b)], 1)
 
 
-ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner}
+class PeakRefiner(FineHeatRefiner):
+    """FineHeatRefiner's features and heatmap head without the window-level answer:
+    the head's last layer gives each of the 48x48 cells a probability and an
+    offset (see peaks.py), so a window can report every entry in it."""
+
+    def __init__(self):
+        super().__init__()
+        del self.cls
+        self.heat[-1] = nn.Conv2d(16, 3, 1)
+        P.head_bias(self.heat[-1])
+
+    def raw(self, x):
+        a = self.s4(x)
+        return self.heat(self.heat_input(x, a, self.s16(a)))
+
+    def forward(self, x):
+        r = self.raw(x)
+        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:]], 1)
+
+
+ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner, "peak": PeakRefiner}
 
 
 def train(args):
@@ -243,12 +282,17 @@ def train(args):
     torch.set_num_threads(args.threads)
     D.seed_all(args.seed)
     rng = np.random.default_rng(args.seed)
-    xs, ys = [], []
+    peak = args.arch == "peak"
+    xs, ys, es = [], [], []
     for c in args.crops:
         z = np.load(c)
+        if peak and "e" not in z:
+            raise SystemExit(f"--crops {c}: no entry lists ('e'); --arch peak needs crops mined by this refiner.py")
         xs.append(z["x"])
         ys.append(z["y"])
-    X, Y = np.concatenate(xs), np.concatenate(ys)
+        es.append(z["e"] if peak else np.zeros((len(z["y"]), 0, 2), np.float32))
+    X, Y, E = np.concatenate(xs), np.concatenate(ys), np.concatenate(es)
+    E = E[:, :int((~np.isnan(E[..., 0])).sum(1).max(initial=0))]  # entries are nearest-first, NaN-padded
     if args.max_offset:
         # a tighter positive radius than mining's max(4 px, half the box): an entry
         # farther than this from the window centre makes the crop a negative
@@ -275,21 +319,28 @@ def train(args):
         idx = rng.integers(0, len(X), args.batch)
         x = torch.from_numpy(X[idx]).float().div(255)
         y = torch.from_numpy(Y[idx]).clone()
-        # flips (offsets follow), brightness/contrast, noise
+        e = torch.from_numpy(E[idx]).clone()
+        # flips (offsets and entries follow), brightness/contrast, noise
         if rng.random() < 0.5:
             x = x.flip(3)
             y[:, 1] = -y[:, 1]
+            e[..., 0] = -e[..., 0]
         if rng.random() < 0.5:
             x = x.flip(2)
             y[:, 2] = -y[:, 2]
+            e[..., 1] = -e[..., 1]
         a = torch.from_numpy(rng.uniform(0.8, 1.2, (len(idx), 1, 1, 1)).astype(np.float32))
         b = torch.from_numpy(rng.uniform(-0.06, 0.06, (len(idx), 1, 1, 1)).astype(np.float32))
         x = (x * a + b + torch.randn_like(x) * 0.01).clamp(0, 1)
         r = model.raw(x)
-        lcls = F.binary_cross_entropy_with_logits(r[:, 0], y[:, 0])
-        pos = y[:, 0] > 0
-        loff = F.smooth_l1_loss(r[pos, 1:], y[pos, 1:] / OFFSET_SCALE, beta=0.05) if pos.any() else r.sum() * 0
-        loss = lcls + 2 * loff
+        if peak:
+            lcls, loff = P.loss(r, e)
+            loss = lcls + loff
+        else:
+            lcls = F.binary_cross_entropy_with_logits(r[:, 0], y[:, 0])
+            pos = y[:, 0] > 0
+            loff = F.smooth_l1_loss(r[pos, 1:], y[pos, 1:] / OFFSET_SCALE, beta=0.05) if pos.any() else r.sum() * 0
+            loss = lcls + 2 * loff
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -335,26 +386,42 @@ def refine(looked, accept, gain, merge=3.0):
 
 
 def evaluate(args):
-    """Detector alone at 0.35 vs detector at --conf + refiner at each --accept, on
-    held-out images (letterbox), matched like detector.py eval (input pixels). The
-    models run once per image; every threshold reuses their outputs."""
+    """Detector alone at 0.35 vs detector at --conf + refiner at each --accept (and,
+    for a peak refiner, each --trust and --merge), on held-out images (letterbox),
+    matched like detector.py eval (input pixels). The models run once per image;
+    every setting reuses their outputs."""
     det = D.ort_session(args.detector, args.threads)
     ref = D.ort_session(args.refiner, args.threads)
-    per_image = []
+    accepts = [float(v) for v in str(args.accept).split(",")]
+    per_image, peak = [], False
     for img, truths in scenes(args):
         h, w = img.shape[:2]
         cands, gain = candidates(det, img, args.conf)
         side = window_side(w, h)
         looked = []
         for s, x, y, _ in cands:
-            p, dx, dy = ref.run(None, {"crop": crop(img, x, y, side)[None]})[0][0]
-            looked.append((x, y, float(p), float(dx), float(dy)))
+            o = ref.run(None, {"crop": crop(img, x, y, side)[None]})[0][0]
+            if o.ndim == 1:
+                looked.append((x, y, float(o[0]), float(o[1]), float(o[2])))
+            else:  # every local maximum, with how far its cell is from the window centre
+                peak = True
+                for px, py, p, reach in P.peaks(o, min(accepts), P.CELLS / 2):
+                    looked.append((x + px / gain, y + py / gain, p, reach))
         plain = [(x, y, s) for s, x, y, _ in cands if s >= 0.35]
         per_image.append((truths, gain, plain, looked))
-    rows = [("detector", 0.35, [(t, g, pl) for t, g, pl, _ in per_image])]
-    for a in [float(v) for v in str(args.accept).split(",")]:
-        rows.append(("refined", a, [(t, g, refine(lk, a, g)) for t, g, _, lk in per_image]))
-    for stage, thr, data in rows:
+    rows = [("detector", 0.35, None, None, [(t, g, pl) for t, g, pl, _ in per_image])]
+    for a in accepts:
+        if not peak:
+            rows.append(("refined", a, None, 3.0, [(t, g, refine(lk, a, g)) for t, g, _, lk in per_image]))
+            continue
+        for tr in [float(v) for v in str(args.trust).split(",")]:
+            for mg in [float(v) for v in str(args.merge).split(",")]:
+                data = []
+                for t, g, _, lk in per_image:
+                    pts = [(x, y, p) for x, y, p, reach in lk if p >= a and reach <= tr]
+                    data.append((t, g, P.merge(pts, mg / g)))
+                rows.append(("peaks", a, tr, mg, data))
+    for stage, thr, trust, mg, data in rows:
         tp = fp = fn = 0
         errs = []
         for truths, gain, pts in data:
@@ -363,7 +430,8 @@ def evaluate(args):
             errs += e
         r, p = tp / max(1, tp + fn), tp / max(1, tp + fp)
         print(json.dumps({"stage": stage, "images": len(per_image), "detector_conf": 0.35 if stage == "detector" else args.conf,
-                          "accept": thr if stage == "refined" else None, "tp": tp, "fp": fp, "fn": fn,
+                          "accept": thr if stage != "detector" else None, "trust": trust, "merge": mg,
+                          "tp": tp, "fp": fp, "fn": fn,
                           "recall": round(r, 4), "precision": round(p, 4), "f1": round(2 * r * p / max(1e-9, r + p), 4),
                           "median_error_px": round(float(np.median(errs)), 3) if errs else None}), flush=True)
 
@@ -405,6 +473,8 @@ def main():
     v.add_argument("--refiner", required=True)
     v.add_argument("--conf", type=float, default=0.03)
     v.add_argument("--accept", default="0.5", help="refiner probability thresholds, comma-separated")
+    v.add_argument("--trust", default="12", help="peak refiner: input px from the window centre a peak may lie (comma-separated)")
+    v.add_argument("--merge", default="1.5", help="peak refiner: merge radius in input px (comma-separated)")
     v.add_argument("--limit", type=int, default=0)
     v.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()

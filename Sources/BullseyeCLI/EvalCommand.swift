@@ -61,6 +61,9 @@ struct EvalArchery: ParsableCommand {
   @Option(name: .customLong("merge-px"), parsing: .unconditional,
           help: "Refined points closer than this many model-input pixels count as one arrow (default: the shipped setting).")
   var mergePx: Double?
+  @Option(name: .customLong("trust-px"), parsing: .unconditional,
+          help: "A peak refiner's entries farther than this many model-input pixels from their window's centre are not read (default: the shipped setting).")
+  var trustPx: Double?
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
   var impacts: String = "shafts"
   @Option(name: .customLong("impact-box"), help: "Box size of the 'truth' model's arrows: wide (six shaft diameters) or hole (two); it decides which touching arrows NMS merges.")
@@ -85,6 +88,10 @@ struct EvalArchery: ParsableCommand {
     if let m = mergePx {
       guard m.isFinite, (0...64).contains(m) else { throw CLIError(message: "--merge-px \(m) is out of range: expected 0...64") }
       settings.mergeInputPx = m
+    }
+    if let t = trustPx {
+      guard t.isFinite, (0...64).contains(t) else { throw CLIError(message: "--trust-px \(t) is out of range: expected 0...64") }
+      settings.trustInputPx = t
     }
     let e: ArcheryEvaluation
     do {

@@ -15,6 +15,9 @@ public struct RefinerSettings: Sendable, Hashable {
   public var crop: Int
   /// Kept points closer than this (model-input pixels) are one arrow: the more probable stays.
   public var mergeInputPx: Double
+  /// A peak refiner's cells farther than this from the window centre (model-input
+  /// pixels, either axis) are not read: a window's edge has too little context.
+  public var trustInputPx: Double = 12
   /// Model-input side the window is measured in (the detector's).
   public var inputSize: Int
 
@@ -39,9 +42,11 @@ public struct ArrowRefiner: Sendable {
 }
 
 enum ArrowRefinement {
-  /// Each candidate's window through the refiner: those below `accept` are
-  /// dropped, the rest move by the predicted offset and take the refiner's
-  /// probability as confidence; points that land together are merged.
+  /// Each candidate's window through the refiner. A one-answer refiner
+  /// ([probability, dx, dy]) keeps the candidate if probable enough and moves it;
+  /// a peak refiner ([1, 3, H, W], see `peaks`) turns it into every entry its
+  /// window shows. Kept points take the refiner's probability as confidence;
+  /// points that land together are merged.
   static func run(_ arrows: [Detection], image: RGBA8Image, refiner: ArrowRefiner) throws -> [Detection] {
     let s = refiner.settings
     guard let input = refiner.model.inputs.first, let output = refiner.model.outputs.first else {
@@ -55,17 +60,23 @@ enum ArrowRefinement {
       let crop = try Preprocess.window(rgba: image.pixels, width: image.width, height: image.height, cx: cx, cy: cy,
                                        side: s.windowInputPx * scale, out: s.crop)
       let out = try refiner.model.run([input.name: crop], threads: 1)
-      guard let o = out[output.name], o.scalars.count == 3 else {
-        throw PipelineError("refiner '\(refiner.name)' output is not [probability, dx, dy]")
+      guard let o = out[output.name] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output.name)'") }
+      let found: [Peak]
+      if o.scalars.count == 3 {
+        found = Double(o.scalars[0]) >= s.accept ? [Peak(x: Double(o.scalars[1]), y: Double(o.scalars[2]), p: Double(o.scalars[0]))] : []
+      } else if o.shape.count == 4, o.shape[0] == 1, o.shape[1] == 3 {
+        found = peaks(o.scalars, height: o.shape[2], width: o.shape[3], accept: s.accept, trust: s.trustInputPx)
+      } else {
+        throw PipelineError("refiner '\(refiner.name)' output has shape \(o.shape): expected [probability, dx, dy] or [1, 3, H, W]")
       }
-      let p = Double(o.scalars[0])
-      guard p >= s.accept else { continue }
-      let dx = Double(o.scalars[1]) * scale, dy = Double(o.scalars[2]) * scale
-      var r = d
-      r.box.x += dx; r.box.y += dy
-      r.centerX = Float(cx + dx); r.centerY = Float(cy + dy)
-      r.confidence = p
-      kept.append(r)
+      for f in found {
+        let dx = f.x * scale, dy = f.y * scale
+        var r = d
+        r.box.x += dx; r.box.y += dy
+        r.centerX = Float(cx + dx); r.centerY = Float(cy + dy)
+        r.confidence = f.p
+        kept.append(r)
+      }
     }
     // Most probable first (ties: detector order), then merge.
     let order = kept.indices.sorted { kept[$0].confidence != kept[$1].confidence ? kept[$0].confidence > kept[$1].confidence : $0 < $1 }

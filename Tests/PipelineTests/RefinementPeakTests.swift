@@ -1,0 +1,61 @@
+import Detection
+import Foundation
+import Testing
+@testable import Pipeline
+
+/// Peak refiners ([1, 3, H, W] outputs): which cells count as entries, and how
+/// each window's entries reach the pipeline (Fixtures/refiner-peaks.onnx).
+struct RefinementPeakTests {
+  /// A 4x4 map (cells centred at -1.5…+1.5) with the given probabilities and
+  /// every offset (0.1, -0.2).
+  func map(_ probs: [Float]) -> [Float] {
+    probs + [Float](repeating: 0.1, count: 16) + [Float](repeating: -0.2, count: 16)
+  }
+
+  @Test func localMaximaAboveAcceptWithinTrustAreEntries() {
+    let v = map([0.2, 0.9, 0.6, 0.0,
+                 0.0, 0.5, 0.0, 0.0,
+                 0.0, 0.0, 0.0, 0.7,
+                 0.8, 0.0, 0.0, 0.0])
+    let all = ArrowRefinement.peaks(v, height: 4, width: 4, accept: 0.5, trust: 2)
+    // (0,1) 0.9 top; (0,2) 0.6 and (1,1) 0.5 are its neighbours; (2,3) 0.7 and (3,0) 0.8 stand alone
+    #expect(all.map(\.p) == [0.9, 0.7, 0.8].map { Double(Float($0)) })
+    let e = ArrowRefinement.Peak(x: -0.5 + Double(Float(0.1)), y: -1.5 + Double(Float(-0.2)), p: Double(Float(0.9)))
+    #expect(all.first == e)
+    // trust 1: only cells centred within ±1 (rows and columns 1-2) can be entries, so
+    // the three peaks go; (1,1) 0.5 is read but its untrusted neighbour (0,1) still outranks it
+    #expect(ArrowRefinement.peaks(v, height: 4, width: 4, accept: 0.5, trust: 1).isEmpty)
+    var lone = v
+    lone[1] = 0.4; lone[2] = 0.4
+    #expect(ArrowRefinement.peaks(lone, height: 4, width: 4, accept: 0.5, trust: 1).map(\.p) == [Double(Float(0.5))])
+    #expect(ArrowRefinement.peaks(v, height: 4, width: 4, accept: 0.95, trust: 2).isEmpty)
+  }
+
+  @Test func equalNeighboursAreBothReported() {
+    // a plateau gives two peaks; the pipeline's merge decides between them
+    let v = map([0.0, 0.0, 0.0, 0.0,
+                 0.0, 0.6, 0.6, 0.0,
+                 0.0, 0.0, 0.0, 0.0,
+                 0.0, 0.0, 0.0, 0.0])
+    #expect(ArrowRefinement.peaks(v, height: 4, width: 4, accept: 0.5, trust: 2).count == 2)
+  }
+
+  /// Every candidate window yields the fixture's two entries; the wide duplicate's
+  /// (2 input px from the first arrow's) merge into the first arrow's at 2.5 px.
+  @Test func everyWindowGivesItsEntries() throws {
+    var (req, truth) = try RefinementTests().request(refiner: "refiner-peaks.onnx")
+    req.refiner?.settings.mergeInputPx = 2.5
+    let r = try ArcheryPipeline.run(req)
+    let arrows = truth.arrows(in: .shafts)
+    // two per true arrow and two for the faint candidate
+    #expect(r.detections.count == 2 * (arrows.count + 1))
+    // (+1.75, +0.25) and (-1.5, +0.5) input px = (+3.5, +0.5) and (-3, +1) photo px
+    for t in arrows {
+      for (dx, dy, p) in [(3.5, 0.5, 0.9), (-3.0, 1.0, 0.8)] {
+        let near = r.detections.filter { hypot(Double($0.pixelX) - t.pixelX - dx, Double($0.pixelY) - t.pixelY - dy) < 0.01 }
+        #expect(near.count == 1)
+        #expect(near.first?.confidence == Double(Float(p)))
+      }
+    }
+  }
+}

@@ -1,0 +1,113 @@
+"""The multi-entry refiner (`refiner.py train --arch peak`): a per-cell heatmap of
+entry points over the whole window instead of one answer per window.
+
+One output per window was the single-answer refiner's limit: two arrows touching
+(entries 1.5-3 input px apart) sent both their windows to the same arrow, and the
+merge kept one. Here every cell of a 48x48 map (1 input px each) says whether an
+entry lies in it and where inside it, trained CenterNet-style from every entry
+the mining stored for the crop, and the pipeline keeps the local maxima.
+
+Model output (1, 3, 48, 48): channel 0 the cell's probability, channels 1-2 the
+entry's (dx, dy) from the cell's centre in input px. Cell (i, j) is centred at
+(j + 0.5 - 24, i + 0.5 - 24) input px from the window centre.
+"""
+import math
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+CELLS = 48          # heatmap side; one cell per input px of the 48 px window
+SIGMA = 0.8         # Gaussian around each entry, in cells
+OFFSET_REACH = 1.5  # cells within this (each axis) of an entry learn its offset
+
+
+def cell_axis():
+    """(CELLS,) centres of one heatmap axis, in input px from the window centre."""
+    return torch.arange(CELLS, dtype=torch.float32) + 0.5 - CELLS / 2
+
+
+def targets(entries):
+    """entries: (B, K, 2) float tensor of entry offsets in input px, NaN-padded.
+    Returns heat (B, H, W) in [0, 1] with exactly 1 at each entry's own cell,
+    offsets (B, 2, H, W) to the nearest entry, and where they count (B, H, W)."""
+    valid = ~torch.isnan(entries[..., 0])
+    e = torch.nan_to_num(entries, nan=1e4)
+    c = cell_axis()
+    dx = c[None, None, None, :] - e[..., 0, None, None]      # B, K, 1, W
+    dy = c[None, None, :, None] - e[..., 1, None, None]      # B, K, H, 1
+    d2 = dx * dx + dy * dy                                   # B, K, H, W
+    d2 = torch.where(valid[..., None, None], d2, torch.full_like(d2, 1e8))
+    heat = torch.exp(-d2 / (2 * SIGMA * SIGMA)).amax(1)
+    ix = torch.floor(e[..., 0] + CELLS / 2).long()
+    iy = torch.floor(e[..., 1] + CELLS / 2).long()
+    inside = valid & (ix >= 0) & (ix < CELLS) & (iy >= 0) & (iy < CELLS)
+    b = torch.arange(len(e))[:, None].expand_as(ix)
+    heat[b[inside], iy[inside], ix[inside]] = 1.0
+    near = d2.argmin(1, keepdim=True)                        # B, 1, H, W
+    ox = -torch.gather(dx.expand_as(d2), 1, near)[:, 0]
+    oy = -torch.gather(dy.expand_as(d2), 1, near)[:, 0]
+    reach = (torch.gather(dx.expand_as(d2).abs(), 1, near)[:, 0] <= OFFSET_REACH) & \
+            (torch.gather(dy.expand_as(d2).abs(), 1, near)[:, 0] <= OFFSET_REACH)
+    return heat, torch.stack([ox, oy], 1), reach
+
+
+def loss(raw, entries):
+    """Focal loss on the heatmap (CenterNet's: positives are the entries' own
+    cells, the Gaussian softens the penalty around them) plus L1 on the offsets
+    of the cells near an entry. raw: (B, 3, H, W) logits and offsets."""
+    heat, off, reach = targets(entries)
+    p = torch.sigmoid(raw[:, 0]).clamp(1e-6, 1 - 1e-6)
+    pos = heat >= 1.0
+    lpos = -((1 - p) ** 2 * torch.log(p))[pos].sum()
+    lneg = -((1 - heat) ** 4 * p ** 2 * torch.log(1 - p))[~pos].sum()
+    n = max(1, int(pos.sum()))
+    lheat = (lpos + lneg) / n
+    m = reach[:, None].expand_as(off)
+    loff = F.l1_loss(raw[:, 1:][m], off[m]) if m.any() else raw.sum() * 0
+    return lheat, loff
+
+
+def peaks(out, accept, trust):
+    """Local maxima of one window's output (3, H, W numpy): cells whose probability
+    is >= accept and >= each of their 8 neighbours, within `trust` input px of the
+    window centre on both axes. Returns [(x, y, p, reach)] in cell order
+    (row-major): the entry in input px from the window centre and how far its
+    cell's centre is from it (the larger axis). As ArrowRefinement+Peaks.swift."""
+    prob = out[0]
+    h, w = prob.shape
+    c = np.arange(w) + 0.5 - w / 2
+    found = []
+    for i in range(h):
+        if abs(c[i]) > trust:
+            continue
+        for j in range(w):
+            v = float(prob[i, j])
+            if abs(c[j]) > trust or v < accept:
+                continue
+            nb = prob[max(0, i - 1):i + 2, max(0, j - 1):j + 2]
+            if v < nb.max():
+                continue
+            found.append((float(c[j]) + float(out[1, i, j]), float(c[i]) + float(out[2, i, j]), v,
+                          float(max(abs(c[i]), abs(c[j])))))
+    return found
+
+
+def merge(points, radius):
+    """points: [(x, y, p)] in input px; the most probable first (ties keep list
+    order), dropping any within `radius` of one already kept."""
+    order = sorted(range(len(points)), key=lambda i: (-points[i][2], i))
+    kept = []
+    for i in order:
+        x, y, p = points[i]
+        if all(math.hypot(x - k[0], y - k[1]) > radius for k in kept):
+            kept.append(points[i])
+    return kept
+
+
+def head_bias(conv):
+    """Start the probability channel near 0.01 (entries fill a few of 2304 cells)."""
+    with torch.no_grad():
+        conv.bias.zero_()
+        conv.bias[0] = -math.log(99.0)
