@@ -1,4 +1,5 @@
 import ArgumentParser
+import Canvas
 import Core
 import Pipeline
 import SetCards
@@ -68,6 +69,8 @@ struct EvalArchery: ParsableCommand {
   var impacts: String = "shafts"
   @Option(name: .customLong("impact-box"), help: "Box size of the 'truth' model's arrows: wide (six shaft diameters) or hole (two); it decides which touching arrows NMS merges.")
   var impactBox: String = "wide"
+  @Option(help: "Also write each photo here as eval-<index>.png (the index failures and extras name).")
+  var photos: String?
   @Flag var json = false
 
   func run() throws {
@@ -93,10 +96,15 @@ struct EvalArchery: ParsableCommand {
       guard t.isFinite, (0...64).contains(t) else { throw CLIError(message: "--trust-px \(t) is out of range: expected 0...64") }
       settings.trustInputPx = t
     }
+    if let photos {
+      try OutputPaths.makeDirectory(photos)
+      try OutputPaths.checkWritable("\(photos)/eval-0.png", flag: "--photos")
+    }
     let e: ArcheryEvaluation
     do {
       e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], impacts: set,
-                                    truthBox: box, refiner: refiner, refinerSettings: settings)
+                                    truthBox: box, refiner: refiner, refinerSettings: settings,
+                                    photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
     if json {
@@ -108,6 +116,10 @@ struct EvalArchery: ParsableCommand {
         "median_error_input_px": .double(e.medianErrorInputPx.isFinite ? e.medianErrorInputPx : -1), "targets_found": .int(e.targetsFound),
         "impacts": .string(e.impacts.rawValue), "impact_box": .string(box.rawValue), "refiner": refiner.map(JSONValue.string) ?? .null,
         "failures": .array(e.failures.map(failureJSON)),
+        "extra_near_arrows": .int(e.extras.nearArrow), "extra_on_holes": .int(e.extras.onHole), "extra_elsewhere": .int(e.extras.elsewhere),
+        "extras": .array(e.extras.list.map { x in
+          .object(["image": .int(x.image), "x": .double(x.x), "y": .double(x.y), "confidence": .double(x.confidence), "kind": .string(x.kind.rawValue)])
+        }),
       ]).canonicalText(), terminator: "")
     } else {
       print("\(e.images) images, \(e.truthArrows) arrows (impacts: \(e.impacts.rawValue)): recall \(String(format: "%.3f", e.recall)) (\(String(format: "%.3f", e.recallVisible)) of \(e.visibleArrows) with the entry in sight), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images)")

@@ -1,3 +1,4 @@
+import Canvas
 import Core
 import Detection
 import Inference
@@ -29,6 +30,27 @@ public struct ArcheryEvaluation: Sendable {
   public var scoreAccuracy: Double { Double(scoresCorrect) / Double(max(1, truthArrows)) }
   /// Every true arrow not scored right, in image order: what to look at first.
   public let failures: [ArrowFailure]
+  /// Detections matched to no arrow, by what lies within the match radius: a
+  /// counted arrow (a second answer for it), an impact the set does not count
+  /// (a hole without its shaft under `.shafts`), or nothing.
+  public var extras = Extras()
+
+  /// Unmatched detections by where they landed.
+  public struct Extras: Sendable {
+    public var nearArrow = 0, onHole = 0, elsewhere = 0
+    /// Each one: photo index, position in photo pixels, confidence, which kind.
+    public var list: [(image: Int, x: Double, y: Double, confidence: Double, kind: ExtraKind)] = []
+  }
+}
+
+/// Where a detection matched to no arrow landed (see `ArcheryEvaluation.extras`).
+public enum ExtraKind: String, Sendable, CaseIterable {
+  /// Within the match radius of a counted arrow: a second answer for it.
+  case nearArrow = "near_arrow"
+  /// Within it of an impact the set does not count (a hole without its shaft).
+  case onHole = "on_hole"
+  /// Near nothing true: a shaft crossing, a nock, a ring line.
+  case elsewhere
 }
 
 /// One true arrow the pipeline got wrong: missed (no detection within the match
@@ -65,14 +87,17 @@ public struct ArrowFailure: Sendable, Hashable {
 /// `refiner` adds the second look (Models/arrow-refiner.onnx) after the detector.
 /// `model: "truth"` replaces the detector with the true boxes (drawn as
 /// `truthBox` says): the ceiling the rest of the pipeline (NMS, target fit,
-/// rectification, scoring) allows.
+/// rectification, scoring) allows. `photo` sees each photo with its index, to
+/// keep the ones the failures and extras point at.
 public enum ArcheryEvaluator {
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,
                          impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
-                         refinerSettings: RefinerSettings = .shipped) throws -> ArcheryEvaluation {
+                         refinerSettings: RefinerSettings = .shipped,
+                         photo: ((Int, RGBA8Image) throws -> Void)? = nil) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
     var errors: [Double] = [], inputErrors: [Double] = []
     var failures: [ArrowFailure] = []
+    var extras = ArcheryEvaluation.Extras()
     let face = try FaceCatalog.face(named: "10_zone")
     let prof = try PlatformProfile.named(profile)
     // Read and plan the model once for all photos ("truth": no model).
@@ -83,6 +108,7 @@ public enum ArcheryEvaluator {
       var spec = SceneSpec(face: "10_zone", seed: seed + UInt64(i), size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))
       spec.camera.tiltDeg = g.uniform(0...25)
       let synth = try Synthesizer.render(spec)
+      try photo?(i, synth.image)
       let truth = synth.truth.arrows(in: impacts)
       // "truth": a perfect detector (true boxes), to measure the rest of the pipeline.
       let detector: DetectorSource = loaded.map { .loaded($0, name: model) }
@@ -104,6 +130,17 @@ public enum ArcheryEvaluator {
       let truthPoints = truth.map { (x: $0.pixelX, y: $0.pixelY) }
       let foundPoints = r.detections.map { (x: Double($0.pixelX), y: Double($0.pixelY)) }
       let pairing = match(truthPoints, foundPoints, radius: radius)
+      let used = Set(pairing.compactMap { $0 })
+      let uncounted = synth.truth.arrows(in: .all).filter { !impacts.includes($0.style) }.map { (x: $0.pixelX, y: $0.pixelY) }
+      for (j, p) in foundPoints.enumerated() where !used.contains(j) {
+        let kind = extraKind(p, truth: truthPoints, uncounted: uncounted, radius: radius)
+        switch kind {
+        case .nearArrow: extras.nearArrow += 1
+        case .onHole: extras.onHole += 1
+        case .elsewhere: extras.elsewhere += 1
+        }
+        extras.list.append((i, p.x, p.y, r.detections[j].confidence, kind))
+      }
       for (ti, t) in truth.enumerated() {
         if !t.entryHidden { visible += 1 }
         guard let j = pairing[ti] else {
@@ -125,11 +162,13 @@ public enum ArcheryEvaluator {
       }
     }
     errors.sort(); inputErrors.sort()
-    return ArcheryEvaluation(images: images, truthArrows: truthArrows, detections: detections, matched: matched,
+    var e = ArcheryEvaluation(images: images, truthArrows: truthArrows, detections: detections, matched: matched,
                              visibleArrows: visible, visibleMatched: visibleMatched, scoresCorrect: correct,
                              medianErrorPx: errors.isEmpty ? .nan : errors[errors.count / 2],
                              medianErrorInputPx: inputErrors.isEmpty ? .nan : inputErrors[inputErrors.count / 2], targetsFound: targets,
                              impacts: impacts, failures: failures)
+    e.extras = extras
+    return e
   }
 
   /// For each true point, the index of its detected point or nil: every
@@ -151,6 +190,15 @@ public enum ArcheryEvaluator {
       used.insert(p.j)
     }
     return out
+  }
+
+  /// What an unmatched detection at `p` lies near: a counted arrow first, then
+  /// an uncounted impact, within `radius`.
+  static func extraKind(_ p: (x: Double, y: Double), truth: [(x: Double, y: Double)], uncounted: [(x: Double, y: Double)],
+                        radius: Double) -> ExtraKind {
+    if truth.contains(where: { distance(p, $0) <= radius }) { return .nearArrow }
+    if uncounted.contains(where: { distance(p, $0) <= radius }) { return .onHole }
+    return .elsewhere
   }
 
   /// Euclidean distance in pixels.

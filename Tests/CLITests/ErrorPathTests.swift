@@ -34,6 +34,7 @@ struct ErrorPathTests {
     Case(args: ["synth", "--dataset", "OUT/d", "--count", "1", "--size", "64x64", "--impact-box", "huge"], mentions: "huge"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--impact-box", "tiny"], mentions: "tiny"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--merge-px", "-2"], mentions: "-2"),
+    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--trust-px", "100"], mentions: "100"),
   ]
 
   @Test(arguments: cases)

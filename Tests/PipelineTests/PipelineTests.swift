@@ -113,8 +113,14 @@ struct PipelineTests {
   @Test func perfectDetectorScoresEveryArrowThroughThePipeline() throws {
     var counted: [ImpactSet: Int] = [:]
     for set in ImpactSet.allCases {
-      let e = try ArcheryEvaluator.run(images: 4, seed: 7_000_000, model: "truth", profile: "ios", width: 960, height: 720, impacts: set)
+      var seen: [Int] = []
+      let e = try ArcheryEvaluator.run(images: 4, seed: 7_000_000, model: "truth", profile: "ios", width: 960, height: 720, impacts: set) { i, image in
+        #expect(image.width == 960 && image.height == 720)
+        seen.append(i)
+      }
+      #expect(seen == [0, 1, 2, 3])
       #expect(e.truthArrows > 10 && e.matched == e.truthArrows && e.detections == e.truthArrows, "\(set)")
+      #expect(e.extras.list.isEmpty && e.extras.nearArrow + e.extras.onHole + e.extras.elsewhere == 0)
       #expect(e.targetsFound == 4)
       #expect(e.scoresCorrect == e.truthArrows, "\(set): \(e.scoresCorrect) of \(e.truthArrows) scored right")
       #expect(e.failures.isEmpty)
@@ -150,6 +156,17 @@ struct PipelineTests {
     // Equal distances: the earlier truth, then the earlier detection, wins.
     #expect(ArcheryEvaluator.match([(x: 0.0, y: 0.0), (x: 4.0, y: 0.0)], [(x: 2.0, y: 0.0)], radius: 8) == [0, nil])
     #expect(ArcheryEvaluator.match([(x: 0.0, y: 0.0)], [], radius: 8) == [nil])
+  }
+
+  @Test func extraDetectionsAreSortedByWhatTheyLieNear() {
+    let truth = [(x: 100.0, y: 100.0)], holes = [(x: 200.0, y: 100.0)]
+    func kind(_ x: Double, _ y: Double) -> ExtraKind { ArcheryEvaluator.extraKind((x, y), truth: truth, uncounted: holes, radius: 8) }
+    #expect(kind(105, 100) == .nearArrow)
+    #expect(kind(100, 108) == .nearArrow)  // the radius is inclusive, like matching
+    #expect(kind(194, 100) == .onHole)
+    #expect(kind(150, 100) == .elsewhere)
+    // near both: the arrow's duplicate comes first
+    #expect(ArcheryEvaluator.extraKind((150, 100), truth: truth, uncounted: [(x: 152, y: 100)], radius: 60) == .nearArrow)
   }
 
   @Test func wideTruthBoxesLoseATouchingArrowToAndroidNMS() throws {
