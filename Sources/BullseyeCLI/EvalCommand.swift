@@ -65,6 +65,10 @@ struct EvalArchery: ParsableCommand {
   @Option(name: .customLong("trust-px"), parsing: .unconditional,
           help: "A peak refiner's entries farther than this many model-input pixels from their window's centre are not read (default: the shipped setting).")
   var trustPx: Double?
+  @Option(help: "A one-answer refiner whose probability gates which windows a peak refiner reads.")
+  var gate: String?
+  @Option(name: .customLong("gate-accept"), parsing: .unconditional, help: "The gate's probability a window needs (default: the shipped setting).")
+  var gateAccept: Double?
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
   var impacts: String = "shafts"
   @Option(name: .customLong("impact-box"), help: "Box size of the 'truth' model's arrows: wide (six shaft diameters) or hole (two); it decides which touching arrows NMS merges.")
@@ -92,6 +96,10 @@ struct EvalArchery: ParsableCommand {
       guard m.isFinite, (0...64).contains(m) else { throw CLIError(message: "--merge-px \(m) is out of range: expected 0...64") }
       settings.mergeInputPx = m
     }
+    if let g = gateAccept {
+      guard g.isFinite, (0...1).contains(g) else { throw CLIError(message: "--gate-accept \(g) is out of range: expected 0...1") }
+      settings.gateAccept = g
+    }
     if let t = trustPx {
       guard t.isFinite, (0...64).contains(t) else { throw CLIError(message: "--trust-px \(t) is out of range: expected 0...64") }
       settings.trustInputPx = t
@@ -103,7 +111,7 @@ struct EvalArchery: ParsableCommand {
     let e: ArcheryEvaluation
     do {
       e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], impacts: set,
-                                    truthBox: box, refiner: refiner, refinerSettings: settings,
+                                    truthBox: box, refiner: refiner, refinerSettings: settings, refinerGate: gate,
                                     photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
@@ -118,7 +126,8 @@ struct EvalArchery: ParsableCommand {
         "failures": .array(e.failures.map(failureJSON)),
         "extra_near_arrows": .int(e.extras.nearArrow), "extra_on_holes": .int(e.extras.onHole), "extra_elsewhere": .int(e.extras.elsewhere),
         "extras": .array(e.extras.list.map { x in
-          .object(["image": .int(x.image), "x": .double(x.x), "y": .double(x.y), "confidence": .double(x.confidence), "kind": .string(x.kind.rawValue)])
+          .object(["image": .int(x.image), "x": .double(x.x), "y": .double(x.y), "confidence": .double(x.confidence), "kind": .string(x.kind.rawValue),
+                   "arrow_px": x.arrowPx.isFinite ? .double(x.arrowPx) : .null])
         }),
       ]).canonicalText(), terminator: "")
     } else {

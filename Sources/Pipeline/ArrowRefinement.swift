@@ -18,6 +18,9 @@ public struct RefinerSettings: Sendable, Hashable {
   /// A peak refiner's cells farther than this from the window centre (model-input
   /// pixels, either axis) are not read: a window's edge has too little context.
   public var trustInputPx: Double = 12
+  /// With a gate model: the window-level probability a candidate needs before
+  /// the peak refiner reads its window.
+  public var gateAccept: Double = 0.3
   /// Model-input side the window is measured in (the detector's).
   public var inputSize: Int
 
@@ -33,9 +36,13 @@ public struct ArrowRefiner: Sendable {
   public let name: String
   /// Thresholds and window geometry it runs with.
   public var settings: RefinerSettings
-  /// Reads and plans the model at `path`.
-  public init(contentsOf path: String, settings: RefinerSettings = .shipped) throws {
+  /// A one-answer refiner whose probability decides which windows the peak
+  /// refiner reads (a window-level view of nocks and crossings), or nil.
+  public var gate: InferenceModel?
+  /// Reads and plans the model at `path` (and the gate at `gatePath`).
+  public init(contentsOf path: String, gate gatePath: String? = nil, settings: RefinerSettings = .shipped) throws {
     model = try InferenceModel(contentsOf: path)
+    gate = try gatePath.map { try InferenceModel(contentsOf: $0) }
     name = path
     self.settings = settings
   }
@@ -59,6 +66,12 @@ enum ArrowRefinement {
       let cx = Double(d.centerX), cy = Double(d.centerY)
       let crop = try Preprocess.window(rgba: image.pixels, width: image.width, height: image.height, cx: cx, cy: cy,
                                        side: s.windowInputPx * scale, out: s.crop)
+      if let g = refiner.gate, let gi = g.inputs.first, let go = g.outputs.first {
+        guard let o = try g.run([gi.name: crop], threads: 1)[go.name], o.scalars.count == 3 else {
+          throw PipelineError("refiner gate of '\(refiner.name)' output is not [probability, dx, dy]")
+        }
+        guard Double(o.scalars[0]) >= s.gateAccept else { continue }
+      }
       let out = try refiner.model.run([input.name: crop], threads: 1)
       guard let o = out[output.name] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output.name)'") }
       let found: [Peak]

@@ -38,8 +38,9 @@ public struct ArcheryEvaluation: Sendable {
   /// Unmatched detections by where they landed.
   public struct Extras: Sendable {
     public var nearArrow = 0, onHole = 0, elsewhere = 0
-    /// Each one: photo index, position in photo pixels, confidence, which kind.
-    public var list: [(image: Int, x: Double, y: Double, confidence: Double, kind: ExtraKind)] = []
+    /// Each one: photo index, position in photo pixels, confidence, which kind,
+    /// and how far (photo pixels) the nearest counted arrow is.
+    public var list: [(image: Int, x: Double, y: Double, confidence: Double, kind: ExtraKind, arrowPx: Double)] = []
   }
 }
 
@@ -92,7 +93,7 @@ public struct ArrowFailure: Sendable, Hashable {
 public enum ArcheryEvaluator {
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,
                          impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
-                         refinerSettings: RefinerSettings = .shipped,
+                         refinerSettings: RefinerSettings = .shipped, refinerGate: String? = nil,
                          photo: ((Int, RGBA8Image) throws -> Void)? = nil) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
     var errors: [Double] = [], inputErrors: [Double] = []
@@ -102,7 +103,7 @@ public enum ArcheryEvaluator {
     let prof = try PlatformProfile.named(profile)
     // Read and plan the model once for all photos ("truth": no model).
     let loaded = model == "truth" ? nil : try InferenceModel(contentsOf: model)
-    let second = try refiner.map { try ArrowRefiner(contentsOf: $0, settings: refinerSettings) }
+    let second = try refiner.map { try ArrowRefiner(contentsOf: $0, gate: refinerGate, settings: refinerSettings) }
     for i in 0..<images {
       var g = SeededGenerator(seed: seed + UInt64(i))
       var spec = SceneSpec(face: "10_zone", seed: seed + UInt64(i), size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))
@@ -139,7 +140,8 @@ public enum ArcheryEvaluator {
         case .onHole: extras.onHole += 1
         case .elsewhere: extras.elsewhere += 1
         }
-        extras.list.append((i, p.x, p.y, r.detections[j].confidence, kind))
+        let nearest = truthPoints.map { distance(p, $0) }.min() ?? .infinity
+        extras.list.append((i, p.x, p.y, r.detections[j].confidence, kind, nearest))
       }
       for (ti, t) in truth.enumerated() {
         if !t.entryHidden { visible += 1 }

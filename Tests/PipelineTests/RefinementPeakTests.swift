@@ -1,5 +1,6 @@
 import Detection
 import Foundation
+import Inference
 import Testing
 @testable import Pipeline
 
@@ -57,5 +58,25 @@ struct RefinementPeakTests {
         #expect(near.first?.confidence == Double(Float(p)))
       }
     }
+  }
+
+  /// A gate reads each window first: below its accept the peak refiner never sees
+  /// the window; above it the peaks come out as without a gate.
+  @Test func aGateDecidesWhichWindowsArePeakRead() throws {
+    var (req, _) = try RefinementTests().request(refiner: "refiner-peaks.onnx")
+    req.refiner?.settings.mergeInputPx = 2.5
+    let plain = try ArcheryPipeline.run(req).detections
+    for (gate, passes) in [("refiner-keep-shift.onnx", true), ("refiner-reject.onnx", false)] {
+      var g = req
+      g.refiner?.gate = try InferenceModel(contentsOf: RefinementTests.fixtures.appendingPathComponent(gate).path)
+      g.refiner?.settings.gateAccept = 0.5
+      let r = try ArcheryPipeline.run(g).detections
+      if passes {
+        #expect(r.map { [$0.pixelX, $0.pixelY] } == plain.map { [$0.pixelX, $0.pixelY] }, "\(gate)")
+      } else {
+        #expect(r.isEmpty, "\(gate)")
+      }
+    }
+    #expect(!plain.isEmpty)
   }
 }
