@@ -79,7 +79,7 @@ let package = Package(
     .testTarget(name: "DetectionTests", dependencies: ["Detection", "Synth", "Scoring", "TestSupport"]),
     .testTarget(name: "AdjustmentTests", dependencies: ["Adjustment", "Scoring", "TestSupport"]),
     .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Scoring", "TestSupport"]),
-    .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Synth", "Scoring", "Canvas", "Inference", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Synth", "Scoring", "Canvas", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "SetCardsTests", dependencies: ["SetCards", "Core", "Canvas"]),
     .testTarget(name: "ObstaclesTests", dependencies: ["Obstacles", "Core", "Canvas"]),
     .testTarget(

@@ -21,6 +21,7 @@ import torch.nn.functional as F
 CELLS = 48          # heatmap side; one cell per input px of the 48 px window
 SIGMA = 0.8         # Gaussian around each entry, in cells
 OFFSET_REACH = 1.5  # cells within this (each axis) of an entry learn its offset
+PAIR_R = 2.5        # input px: an entry with another this close is one of a touching pair
 
 
 def cell_axis():
@@ -50,14 +51,36 @@ def targets(entries):
     oy = -torch.gather(dy.expand_as(d2), 1, near)[:, 0]
     reach = (torch.gather(dx.expand_as(d2).abs(), 1, near)[:, 0] <= OFFSET_REACH) & \
             (torch.gather(dy.expand_as(d2).abs(), 1, near)[:, 0] <= OFFSET_REACH)
-    return heat, torch.stack([ox, oy], 1), reach
+    return heat, torch.stack([ox, oy], 1), reach, near[:, 0]
+
+
+def pair_targets(entries, near):
+    """For the pair channels: whether each cell's nearest entry has a partner
+    within PAIR_R (B, H, W), and the offset from the cell's centre to that
+    partner (B, 2, H, W)."""
+    valid = ~torch.isnan(entries[..., 0])
+    e = torch.nan_to_num(entries, nan=1e4)
+    dd = (e[:, :, None, :] - e[:, None, :, :]).norm(dim=-1)          # B, K, K
+    k = e.shape[1]
+    bad = ~(valid[:, :, None] & valid[:, None, :]) | torch.eye(k, dtype=torch.bool)[None]
+    dd = torch.where(bad, torch.full_like(dd, 1e8), dd)
+    dmin, partner = dd.min(2)                                        # B, K
+    flat = near.flatten(1)
+    has = torch.gather(dmin <= PAIR_R, 1, flat).view_as(near)
+    pk = torch.gather(partner, 1, flat)
+    c = cell_axis()
+    px = torch.gather(e[..., 0], 1, pk).view_as(near) - c[None, None, :]
+    py = torch.gather(e[..., 1], 1, pk).view_as(near) - c[None, :, None]
+    return has.float(), torch.stack([px, py], 1)
 
 
 def loss(raw, entries):
     """Focal loss on the heatmap (CenterNet's: positives are the entries' own
     cells, the Gaussian softens the penalty around them) plus L1 on the offsets
-    of the cells near an entry. raw: (B, 3, H, W) logits and offsets."""
-    heat, off, reach = targets(entries)
+    of the cells near an entry. raw: (B, 3, H, W) logits and offsets, or
+    (B, 6, H, W) with a touching-pair probability and the partner's offset, whose
+    BCE and L1 (on the cells near an entry) join the second term."""
+    heat, off, reach, near = targets(entries)
     p = torch.sigmoid(raw[:, 0]).clamp(1e-6, 1 - 1e-6)
     pos = heat >= 1.0
     lpos = -((1 - p) ** 2 * torch.log(p))[pos].sum()
@@ -65,16 +88,24 @@ def loss(raw, entries):
     n = max(1, int(pos.sum()))
     lheat = (lpos + lneg) / n
     m = reach[:, None].expand_as(off)
-    loff = F.l1_loss(raw[:, 1:][m], off[m]) if m.any() else raw.sum() * 0
+    loff = F.l1_loss(raw[:, 1:3][m], off[m]) if m.any() else raw.sum() * 0
+    if raw.shape[1] == 6 and reach.any():
+        has, poff = pair_targets(entries, near)
+        loff = loff + F.binary_cross_entropy_with_logits(raw[:, 3][reach], has[reach], pos_weight=torch.tensor(4.0))
+        pm = (reach & (has > 0))[:, None].expand_as(poff)
+        if pm.any():
+            loff = loff + F.l1_loss(raw[:, 4:6][pm], poff[pm])
     return lheat, loff
 
 
-def peaks(out, accept, trust):
-    """Local maxima of one window's output (3, H, W numpy): cells whose probability
-    is >= accept and >= each of their 8 neighbours, within `trust` input px of the
-    window centre on both axes. Returns [(x, y, p, reach)] in cell order
-    (row-major): the entry in input px from the window centre and how far its
-    cell's centre is from it (the larger axis). As ArrowRefinement+Peaks.swift."""
+def peaks(out, accept, trust, pair_accept=1.1):
+    """Local maxima of one window's output (3 or 6, H, W numpy): cells whose
+    probability is >= accept and >= each of their 8 neighbours, within `trust`
+    input px of the window centre on both axes. Returns [(x, y, p, reach, pair)]
+    in cell order (row-major): the entry in input px from the window centre,
+    how far its cell's centre is from it (the larger axis), and with a pair
+    channel whose probability q >= pair_accept, the partner (x, y, min(p, q)), else
+    None. As ArrowRefinement+Peaks.swift."""
     prob = out[0]
     h, w = prob.shape
     c = np.arange(w) + 0.5 - w / 2
@@ -89,8 +120,11 @@ def peaks(out, accept, trust):
             nb = prob[max(0, i - 1):i + 2, max(0, j - 1):j + 2]
             if v < nb.max():
                 continue
+            pair = None
+            if len(out) == 6 and float(out[3, i, j]) >= pair_accept:
+                pair = (float(c[j]) + float(out[4, i, j]), float(c[i]) + float(out[5, i, j]), min(v, float(out[3, i, j])))
             found.append((float(c[j]) + float(out[1, i, j]), float(c[i]) + float(out[2, i, j]), v,
-                          float(max(abs(c[i]), abs(c[j])))))
+                          float(max(abs(c[i]), abs(c[j]))), pair))
     return found
 
 
@@ -107,7 +141,10 @@ def merge(points, radius):
 
 
 def head_bias(conv):
-    """Start the probability channel near 0.01 (entries fill a few of 2304 cells)."""
+    """Start the probability channels near 0.01 (entries fill a few of 2304 cells;
+    touching pairs are rarer still)."""
     with torch.no_grad():
         conv.bias.zero_()
         conv.bias[0] = -math.log(99.0)
+        if conv.out_channels == 6:
+            conv.bias[3] = -math.log(99.0)

@@ -16,6 +16,7 @@ Usage:
   python refiner.py mine   --data DIR --detector Models/arrow-detector.onnx --out crops.npz [--conf 0.03]
   python refiner.py train  --crops crops.npz [--crops more.npz] --steps N --out run.pt
   python refiner.py export --weights run.pt --out Models/arrow-refiner.onnx
+  python refiner.py bundle --peaks peaks.onnx --gate one-answer.onnx --out Models/arrow-refiner.onnx
   python refiner.py eval   --data HELDOUT --detector D.onnx --refiner R.onnx [--conf 0.03]
 """
 import argparse
@@ -273,7 +274,22 @@ class PeakRefiner(FineHeatRefiner):
         return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:]], 1)
 
 
-ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner, "peak": PeakRefiner}
+class PairPeakRefiner(PeakRefiner):
+    """PeakRefiner whose cells also say whether their entry has a partner within
+    peaks.PAIR_R (two arrows touching, 1.5-2.5 input px apart, which one 1 px
+    heatmap shows as a single peak) and where it is: output (1, 6, 48, 48)."""
+
+    def __init__(self):
+        super().__init__()
+        self.heat[-1] = nn.Conv2d(16, 6, 1)
+        P.head_bias(self.heat[-1])
+
+    def forward(self, x):
+        r = self.raw(x)
+        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:3], torch.sigmoid(r[:, 3:4]), r[:, 4:]], 1)
+
+
+ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner, "peak": PeakRefiner, "peakpair": PairPeakRefiner}
 
 
 def train(args):
@@ -282,7 +298,7 @@ def train(args):
     torch.set_num_threads(args.threads)
     D.seed_all(args.seed)
     rng = np.random.default_rng(args.seed)
-    peak = args.arch == "peak"
+    peak = args.arch in ("peak", "peakpair")
     xs, ys, es = [], [], []
     for c in args.crops:
         z = np.load(c)
@@ -305,8 +321,14 @@ def train(args):
     if args.init:
         state = torch.load(args.init, map_location="cpu")["model"]
         if args.init_partial:
-            # a different --arch: take every tensor whose name and shape match, the rest start fresh
+            # a different --arch: take every tensor whose name and shape match; one that
+            # gained output channels (peak -> peakpair) keeps its old ones first
             own = model.state_dict()
+            for k, v in list(state.items()):
+                if k in own and own[k].shape != v.shape and own[k].shape[1:] == v.shape[1:] and own[k].shape[0] > v.shape[0]:
+                    grown = own[k].clone()
+                    grown[:v.shape[0]] = v
+                    state[k] = grown
             state = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
             print(f"--init-partial: {len(state)} of {len(own)} tensors from {args.init}", flush=True)
         model.load_state_dict(state, strict=not args.init_partial)
@@ -362,6 +384,47 @@ def export(args):
     D.export_onnx(model, torch.zeros(1, 3, CROP, CROP), args.out, "crop", "refined")
 
 
+def bundle(args):
+    """One ONNX file holding a peak refiner and a one-answer refiner side by side on
+    the same `crop`: outputs `refined` (the peak map) and `window` (the one-answer
+    refiner's [probability, dx, dy], which the pipeline reads as the gate). The
+    gate's nodes and tensors are renamed under `gate/`, so the two graphs share
+    nothing but the input."""
+    import onnx
+    from onnx import helper
+    peaks, gate = onnx.load(args.peaks), onnx.load(args.gate)
+    for m, want in ((peaks, 4), (gate, 2)):
+        dims = len(m.graph.output[0].type.tensor_type.shape.dim)
+        if len(m.graph.output) != 1 or dims != want:
+            raise SystemExit(f"{m.graph.name or 'model'}: expected one output of rank {want}, got {len(m.graph.output)} of rank {dims}")
+    inp = peaks.graph.input[0].name
+    if gate.graph.input[0].name != inp:
+        raise SystemExit(f"inputs differ: '{inp}' vs '{gate.graph.input[0].name}'")
+    old_out = gate.graph.output[0].name
+    rename = {}
+    for t in gate.graph.initializer:
+        rename[t.name] = "gate/" + t.name
+    for n in gate.graph.node:
+        for o in n.output:
+            rename[o] = "window" if o == old_out else "gate/" + o
+    for t in gate.graph.initializer:
+        t.name = rename[t.name]
+    nodes = []
+    for n in gate.graph.node:
+        n.name = "gate/" + n.name
+        n.input[:] = [rename.get(i, i) for i in n.input]
+        n.output[:] = [rename[o] for o in n.output]
+        nodes.append(n)
+    out = helper.make_tensor_value_info("window", onnx.TensorProto.FLOAT, [1, 3])
+    g = peaks.graph
+    g.node.extend(nodes)
+    g.initializer.extend(gate.graph.initializer)
+    g.output.append(out)
+    onnx.checker.check_model(peaks)
+    onnx.save(peaks, args.out)
+    print("outputs:", [o.name for o in peaks.graph.output], "nodes:", len(g.node))
+
+
 # ----------------------------------------------------------------------------- eval
 
 def match(pts, truths, gain):
@@ -405,8 +468,10 @@ def evaluate(args):
                 looked.append((x, y, float(o[0]), float(o[1]), float(o[2])))
             else:  # every local maximum, with how far its cell is from the window centre
                 peak = True
-                for px, py, p, reach in P.peaks(o, min(accepts), P.CELLS / 2):
+                for px, py, p, reach, pair in P.peaks(o, min(accepts), P.CELLS / 2, args.pair_accept):
                     looked.append((x + px / gain, y + py / gain, p, reach))
+                    if pair:
+                        looked.append((x + pair[0] / gain, y + pair[1] / gain, pair[2], reach))
         plain = [(x, y, s) for s, x, y, _ in cands if s >= 0.35]
         per_image.append((truths, gain, plain, looked))
     rows = [("detector", 0.35, None, None, [(t, g, pl) for t, g, pl, _ in per_image])]
@@ -456,7 +521,8 @@ def main():
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--threads", type=int, default=1)
     t.add_argument("--arch", default="fc", choices=sorted(ARCHS), help="fc: offsets from a fully connected head; "
-                   "heat: soft-argmax of a 24x24 heatmap; heat2: of a 48x48 one")
+                   "heat: soft-argmax of a 24x24 heatmap; heat2: of a 48x48 one; peak: every entry "
+                   "as a 48x48 map's local maxima (peaks.py); peakpair: peak plus each entry's touching partner")
     t.add_argument("--save-every", type=int, default=500)
     t.add_argument("--init", help="start from these weights (same --arch)")
     t.add_argument("--init-partial", action="store_true",
@@ -467,6 +533,10 @@ def main():
     e = sub.add_parser("export")
     e.add_argument("--weights", required=True)
     e.add_argument("--out", required=True)
+    b = sub.add_parser("bundle")
+    b.add_argument("--peaks", required=True, help="a peak refiner's ONNX (output [1, 3 or 6, H, W])")
+    b.add_argument("--gate", required=True, help="a one-answer refiner's ONNX (output [1, 3]), read as the gate")
+    b.add_argument("--out", required=True)
     v = sub.add_parser("eval")
     v.add_argument("--data", required=True)
     v.add_argument("--detector", required=True)
@@ -474,11 +544,12 @@ def main():
     v.add_argument("--conf", type=float, default=0.03)
     v.add_argument("--accept", default="0.5", help="refiner probability thresholds, comma-separated")
     v.add_argument("--trust", default="12", help="peak refiner: input px from the window centre a peak may lie (comma-separated)")
+    v.add_argument("--pair-accept", type=float, default=1.1, help="peakpair refiner: partner probability to report it (over 1: off)")
     v.add_argument("--merge", default="1.5", help="peak refiner: merge radius in input px (comma-separated)")
     v.add_argument("--limit", type=int, default=0)
     v.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
-    {"mine": mine, "train": train, "export": export, "eval": evaluate}[a.cmd](a)
+    {"mine": mine, "train": train, "export": export, "bundle": bundle, "eval": evaluate}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -65,9 +65,10 @@ struct EvalArchery: ParsableCommand {
   @Option(name: .customLong("trust-px"), parsing: .unconditional,
           help: "A peak refiner's entries farther than this many model-input pixels from their window's centre are not read (default: the shipped setting).")
   var trustPx: Double?
-  @Option(help: "A one-answer refiner whose probability gates which windows a peak refiner reads.")
-  var gate: String?
-  @Option(name: .customLong("gate-accept"), parsing: .unconditional, help: "The gate's probability a window needs (default: the shipped setting).")
+  @Option(name: .customLong("pair-accept"), parsing: .unconditional,
+          help: "A pair refiner's probability an entry's touching partner needs to be reported (default: the shipped setting).")
+  var pairAccept: Double?
+  @Option(name: .customLong("gate-accept"), parsing: .unconditional, help: "With a gated refiner (a 'window' output): the window probability its peaks need (default: the shipped setting).")
   var gateAccept: Double?
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
   var impacts: String = "shafts"
@@ -100,6 +101,10 @@ struct EvalArchery: ParsableCommand {
       guard g.isFinite, (0...1).contains(g) else { throw CLIError(message: "--gate-accept \(g) is out of range: expected 0...1") }
       settings.gateAccept = g
     }
+    if let q = pairAccept {
+      guard q.isFinite, (0...2).contains(q) else { throw CLIError(message: "--pair-accept \(q) is out of range: expected 0...2 (above 1: off)") }
+      settings.pairAccept = q
+    }
     if let t = trustPx {
       guard t.isFinite, (0...64).contains(t) else { throw CLIError(message: "--trust-px \(t) is out of range: expected 0...64") }
       settings.trustInputPx = t
@@ -111,7 +116,7 @@ struct EvalArchery: ParsableCommand {
     let e: ArcheryEvaluation
     do {
       e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], impacts: set,
-                                    truthBox: box, refiner: refiner, refinerSettings: settings, refinerGate: gate,
+                                    truthBox: box, refiner: refiner, refinerSettings: settings,
                                     photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }

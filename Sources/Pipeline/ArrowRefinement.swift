@@ -18,8 +18,11 @@ public struct RefinerSettings: Sendable, Hashable {
   /// A peak refiner's cells farther than this from the window centre (model-input
   /// pixels, either axis) are not read: a window's edge has too little context.
   public var trustInputPx: Double = 12
-  /// With a gate model: the window-level probability a candidate needs before
-  /// the peak refiner reads its window.
+  /// A pair refiner's partner probability an entry's touching partner needs to be
+  /// reported (above 1: never).
+  public var pairAccept: Double = 2
+  /// With a gate (a `window` output): the window-level probability a candidate
+  /// needs before its peaks are read.
   public var gateAccept: Double = 0.3
   /// Model-input side the window is measured in (the detector's).
   public var inputSize: Int
@@ -30,19 +33,18 @@ public struct RefinerSettings: Sendable, Hashable {
 
 /// A loaded refiner model and its settings.
 public struct ArrowRefiner: Sendable {
-  /// The planned model: crop [1, 3, crop, crop] → [probability, dx, dy].
+  /// The planned model: crop [1, 3, crop, crop] → `refined`, either one answer
+  /// [probability, dx, dy] or a peak map [1, 3 or 6, H, W]; a peak refiner may
+  /// also give `window` ([probability, dx, dy] of a one-answer refiner beside
+  /// it), the gate: a window below `gateAccept` yields no peaks.
   public let model: InferenceModel
   /// Where it was read from, for errors.
   public let name: String
   /// Thresholds and window geometry it runs with.
   public var settings: RefinerSettings
-  /// A one-answer refiner whose probability decides which windows the peak
-  /// refiner reads (a window-level view of nocks and crossings), or nil.
-  public var gate: InferenceModel?
-  /// Reads and plans the model at `path` (and the gate at `gatePath`).
-  public init(contentsOf path: String, gate gatePath: String? = nil, settings: RefinerSettings = .shipped) throws {
+  /// Reads and plans the model at `path`.
+  public init(contentsOf path: String, settings: RefinerSettings = .shipped) throws {
     model = try InferenceModel(contentsOf: path)
-    gate = try gatePath.map { try InferenceModel(contentsOf: $0) }
     name = path
     self.settings = settings
   }
@@ -56,9 +58,10 @@ enum ArrowRefinement {
   /// points that land together are merged.
   static func run(_ arrows: [Detection], image: RGBA8Image, refiner: ArrowRefiner) throws -> [Detection] {
     let s = refiner.settings
-    guard let input = refiner.model.inputs.first, let output = refiner.model.outputs.first else {
+    guard let input = refiner.model.inputs.first, let output = refiner.model.outputs.first(where: { $0.name == "refined" }) ?? refiner.model.outputs.first else {
       throw PipelineError("refiner '\(refiner.name)' has no inputs or outputs: expected one crop input and one output")
     }
+    let gate = refiner.model.outputs.first { $0.name == "window" && $0.name != output.name }
     // Original pixels per model-input pixel, as the letterbox scales.
     let scale = Double(max(image.width, image.height)) / Double(s.inputSize)
     var kept: [Detection] = []
@@ -66,21 +69,22 @@ enum ArrowRefinement {
       let cx = Double(d.centerX), cy = Double(d.centerY)
       let crop = try Preprocess.window(rgba: image.pixels, width: image.width, height: image.height, cx: cx, cy: cy,
                                        side: s.windowInputPx * scale, out: s.crop)
-      if let g = refiner.gate, let gi = g.inputs.first, let go = g.outputs.first {
-        guard let o = try g.run([gi.name: crop], threads: 1)[go.name], o.scalars.count == 3 else {
-          throw PipelineError("refiner gate of '\(refiner.name)' output is not [probability, dx, dy]")
-        }
-        guard Double(o.scalars[0]) >= s.gateAccept else { continue }
-      }
       let out = try refiner.model.run([input.name: crop], threads: 1)
+      if let gate {
+        guard let w = out[gate.name], w.scalars.count == 3 else {
+          throw PipelineError("refiner '\(refiner.name)' output 'window' is not [probability, dx, dy]")
+        }
+        guard Double(w.scalars[0]) >= s.gateAccept else { continue }
+      }
       guard let o = out[output.name] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output.name)'") }
       let found: [Peak]
       if o.scalars.count == 3 {
         found = Double(o.scalars[0]) >= s.accept ? [Peak(x: Double(o.scalars[1]), y: Double(o.scalars[2]), p: Double(o.scalars[0]))] : []
-      } else if o.shape.count == 4, o.shape[0] == 1, o.shape[1] == 3 {
-        found = peaks(o.scalars, height: o.shape[2], width: o.shape[3], accept: s.accept, trust: s.trustInputPx)
+      } else if o.shape.count == 4, o.shape[0] == 1, o.shape[1] == 3 || o.shape[1] == 6 {
+        found = peaks(o.scalars, channels: o.shape[1], height: o.shape[2], width: o.shape[3], accept: s.accept, trust: s.trustInputPx,
+                      pairAccept: s.pairAccept)
       } else {
-        throw PipelineError("refiner '\(refiner.name)' output has shape \(o.shape): expected [probability, dx, dy] or [1, 3, H, W]")
+        throw PipelineError("refiner '\(refiner.name)' output has shape \(o.shape): expected [probability, dx, dy] or [1, 3 or 6, H, W]")
       }
       for f in found {
         let dx = f.x * scale, dy = f.y * scale

@@ -93,7 +93,7 @@ public struct ArrowFailure: Sendable, Hashable {
 public enum ArcheryEvaluator {
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,
                          impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
-                         refinerSettings: RefinerSettings = .shipped, refinerGate: String? = nil,
+                         refinerSettings: RefinerSettings = .shipped,
                          photo: ((Int, RGBA8Image) throws -> Void)? = nil) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
     var errors: [Double] = [], inputErrors: [Double] = []
@@ -103,7 +103,7 @@ public enum ArcheryEvaluator {
     let prof = try PlatformProfile.named(profile)
     // Read and plan the model once for all photos ("truth": no model).
     let loaded = model == "truth" ? nil : try InferenceModel(contentsOf: model)
-    let second = try refiner.map { try ArrowRefiner(contentsOf: $0, gate: refinerGate, settings: refinerSettings) }
+    let second = try refiner.map { try ArrowRefiner(contentsOf: $0, settings: refinerSettings) }
     for i in 0..<images {
       var g = SeededGenerator(seed: seed + UInt64(i))
       var spec = SceneSpec(face: "10_zone", seed: seed + UInt64(i), size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))

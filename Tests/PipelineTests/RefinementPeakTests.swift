@@ -1,6 +1,5 @@
 import Detection
 import Foundation
-import Inference
 import Testing
 @testable import Pipeline
 
@@ -60,23 +59,38 @@ struct RefinementPeakTests {
     }
   }
 
-  /// A gate reads each window first: below its accept the peak refiner never sees
-  /// the window; above it the peaks come out as without a gate.
-  @Test func aGateDecidesWhichWindowsArePeakRead() throws {
+  /// A gated refiner's `window` output is read first: below the gate's accept
+  /// the window yields nothing; above it the peaks come out as without a gate.
+  @Test func theGateDecidesWhichWindowsYieldPeaks() throws {
     var (req, _) = try RefinementTests().request(refiner: "refiner-peaks.onnx")
     req.refiner?.settings.mergeInputPx = 2.5
     let plain = try ArcheryPipeline.run(req).detections
-    for (gate, passes) in [("refiner-keep-shift.onnx", true), ("refiner-reject.onnx", false)] {
-      var g = req
-      g.refiner?.gate = try InferenceModel(contentsOf: RefinementTests.fixtures.appendingPathComponent(gate).path)
+    #expect(!plain.isEmpty)
+    for (fixture, passes) in [("refiner-peaks-gate09.onnx", true), ("refiner-peaks-gate02.onnx", false)] {
+      var (g, _) = try RefinementTests().request(refiner: fixture)
+      g.refiner?.settings.mergeInputPx = 2.5
       g.refiner?.settings.gateAccept = 0.5
       let r = try ArcheryPipeline.run(g).detections
       if passes {
-        #expect(r.map { [$0.pixelX, $0.pixelY] } == plain.map { [$0.pixelX, $0.pixelY] }, "\(gate)")
+        #expect(r.map { [$0.pixelX, $0.pixelY] } == plain.map { [$0.pixelX, $0.pixelY] }, "\(fixture)")
       } else {
-        #expect(r.isEmpty, "\(gate)")
+        #expect(r.isEmpty, "\(fixture)")
       }
     }
-    #expect(!plain.isEmpty)
+  }
+
+  /// Six channels: a peak whose pair probability reaches `pairAccept` also
+  /// reports its partner, at the partner offset, with the smaller probability.
+  @Test func aPairChannelAddsTheTouchingPartner() {
+    var v = [Float](repeating: 0, count: 6 * 16)
+    v[5] = 0.8                       // cell (1,1), centre (-0.5, -0.5)
+    v[16 + 5] = 0.25; v[32 + 5] = 0  // its entry (-0.25, -0.5)
+    v[48 + 5] = 0.6                  // partner probability
+    v[64 + 5] = 1.5; v[80 + 5] = 0.5 // partner at (1.0, 0.0)
+    let f = { (q: Double) in ArrowRefinement.peaks(v, channels: 6, height: 4, width: 4, accept: 0.5, trust: 2, pairAccept: q) }
+    #expect(f(0.7) == [.init(x: -0.25, y: -0.5, p: Double(Float(0.8)))])
+    #expect(f(0.5) == [.init(x: -0.25, y: -0.5, p: Double(Float(0.8))), .init(x: 1.0, y: 0.0, p: Double(Float(0.6)))])
+    // three channels never read a partner, whatever follows them
+    #expect(ArrowRefinement.peaks(v, channels: 3, height: 4, width: 4, accept: 0.5, trust: 2, pairAccept: 0).count == 1)
   }
 }
