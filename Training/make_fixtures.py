@@ -2,7 +2,8 @@
 """Writes Models/fixtures/<name>.input.npy (or <name>.input-u8.npy: the 8-bit levels
 of an image input, 4x smaller; the model ran on levels / 255) and <name>.output.npy:
 a fixed input built from one synthesized scene and onnxruntime's output on it
-(default session options, 1 thread). Tests/InferenceTests/ShippedModelTests.swift
+(default session options, 1 thread); a model with more outputs also gets
+<name>.output-<output name>.npy for each later one. Tests/InferenceTests/ShippedModelTests.swift
 compares the Swift backend against these.
 
   python make_fixtures.py detector  --model ../Models/arrow-detector.onnx --image scene.png --out-dir ../Models/fixtures
@@ -20,8 +21,9 @@ from detector import INPUT, letterbox_geometry, ort_session
 
 
 def run(model, x):
+    """Every output, as (name, array), in the model's order."""
     s = ort_session(model, 1)
-    return s.run(None, {s.get_inputs()[0].name: x})[0]
+    return list(zip([o.name for o in s.get_outputs()], s.run(None, {s.get_inputs()[0].name: x})))
 
 
 def main():
@@ -59,15 +61,17 @@ def main():
         img = np.asarray(Image.open(os.path.join(a.coco, "images", im["file_name"])).convert("RGB"))
         x = crop(img, ann["bbox"])[None].astype(np.float32).copy()
         levels = None  # ImageNet-normalized: not 8-bit levels
-    y = run(a.model, x).astype(np.float32)
+    ys = run(a.model, x)
     os.makedirs(a.out_dir, exist_ok=True)
     if levels is not None:
         assert np.array_equal(levels.astype(np.float32) / 255, x)
         np.save(os.path.join(a.out_dir, f"{name}.input-u8.npy"), levels)
     else:
         np.save(os.path.join(a.out_dir, f"{name}.input.npy"), x)
-    np.save(os.path.join(a.out_dir, f"{name}.output.npy"), y)
-    print(name, x.shape, y.shape, "max|y|", float(np.abs(y).max()))
+    for k, (out, y) in enumerate(ys):  # the first output's file is <name>.output.npy, a later one's <name>.output-<out>.npy
+        y = y.astype(np.float32)
+        np.save(os.path.join(a.out_dir, f"{name}.output.npy" if k == 0 else f"{name}.output-{out}.npy"), y)
+        print(name, out, x.shape, y.shape, "max|y|", float(np.abs(y).max()))
 
 
 if __name__ == "__main__":

@@ -456,6 +456,7 @@ def evaluate(args):
     det = D.ort_session(args.detector, args.threads)
     ref = D.ort_session(args.refiner, args.threads)
     accepts = [float(v) for v in str(args.accept).split(",")]
+    names = [o.name for o in ref.get_outputs()]
     per_image, peak = [], False
     for img, truths in scenes(args):
         h, w = img.shape[:2]
@@ -463,7 +464,10 @@ def evaluate(args):
         side = window_side(w, h)
         looked = []
         for s, x, y, _ in cands:
-            o = ref.run(None, {"crop": crop(img, x, y, side)[None]})[0][0]
+            outs = dict(zip(names, ref.run(None, {"crop": crop(img, x, y, side)[None]})))
+            o = outs["refined"][0]
+            if "window" in outs and outs["window"][0][0] < args.gate_accept:
+                continue  # a gated refiner: this window yields nothing
             if o.ndim == 1:
                 looked.append((x, y, float(o[0]), float(o[1]), float(o[2])))
             else:  # every local maximum, with how far its cell is from the window centre
@@ -544,6 +548,7 @@ def main():
     v.add_argument("--conf", type=float, default=0.03)
     v.add_argument("--accept", default="0.5", help="refiner probability thresholds, comma-separated")
     v.add_argument("--trust", default="12", help="peak refiner: input px from the window centre a peak may lie (comma-separated)")
+    v.add_argument("--gate-accept", type=float, default=0.4, help="gated refiner ('window' output): window probability its peaks need")
     v.add_argument("--pair-accept", type=float, default=1.1, help="peakpair refiner: partner probability to report it (over 1: off)")
     v.add_argument("--merge", default="1.5", help="peak refiner: merge radius in input px (comma-separated)")
     v.add_argument("--limit", type=int, default=0)

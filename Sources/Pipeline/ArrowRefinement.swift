@@ -27,8 +27,10 @@ public struct RefinerSettings: Sendable, Hashable {
   /// Model-input side the window is measured in (the detector's).
   public var inputSize: Int
 
-  /// What the shipped refiner was trained and chosen with.
-  public static let shipped = RefinerSettings(candidateConfidence: 0.03, accept: 0.3, windowInputPx: 48, crop: 96, mergeInputPx: 3, inputSize: 640)
+  /// What the shipped refiner (a gated pair refiner) was trained and chosen with
+  /// (Models/README.md: chosen on the selection photos, seeds 7100000…).
+  public static let shipped = RefinerSettings(candidateConfidence: 0.03, accept: 0.35, windowInputPx: 48, crop: 96, mergeInputPx: 1,
+                                              trustInputPx: 12, pairAccept: 0.3, gateAccept: 0.4, inputSize: 640)
 }
 
 /// A loaded refiner model and its settings.

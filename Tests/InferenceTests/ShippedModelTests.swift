@@ -12,12 +12,14 @@ struct ShippedModelTests {
   static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// Every shipped model with its fixture stem and expected output shape.
-  static let models: [(name: String, shape: [Int])] = [
-    ("arrow-detector", [1, 6, 8400]),
-    ("setcards-detector", [1, 5, 8400]),
-    ("setcards-classifier", [1, 12]),
-    ("arrow-refiner", [1, 3]),
+  /// Every shipped model with its fixture stem and expected output shapes, in
+  /// output order (the first output's reference is `<name>.output.npy`, a later
+  /// one's `<name>.output-<output name>.npy`).
+  static let models: [(name: String, shapes: [[Int]])] = [
+    ("arrow-detector", [[1, 6, 8400]]),
+    ("setcards-detector", [[1, 5, 8400]]),
+    ("setcards-classifier", [[1, 12]]),
+    ("arrow-refiner", [[1, 6, 48, 48], [1, 3]]),
   ]
 
   static var shipped: [String] {
@@ -31,23 +33,26 @@ struct ShippedModelTests {
     let dir = Self.root.appendingPathComponent("Models")
     let model = try InferenceModel(contentsOf: dir.appendingPathComponent("\(name).onnx").path)
     let input = try Self.input(name)
-    let reference = try NPY.read(dir.appendingPathComponent("fixtures/\(name).output.npy").path)
     let inputName = try #require(model.inputs.first?.name)
-    let outputName = try #require(model.outputs.first?.name)
     let out = try model.run([inputName: input], threads: 1)
-    let actual = try #require(out[outputName])
-    let expectedShape = try #require(Self.models.first { $0.name == name }?.shape)
-    #expect(reference.shape == expectedShape)
-    #expect(actual.shape == reference.shape)
-    #expect(actual.scalars.count == reference.scalars.count)
-    let scale = reference.scalars.reduce(Float(0)) { max($0, abs($1)) }
-    var worst: Float = 0
-    var worstIndex = 0
-    for (i, (a, r)) in zip(actual.scalars, reference.scalars).enumerated() where abs(a - r) > worst || a.isNaN {
-      worst = a.isNaN ? .infinity : abs(a - r)
-      worstIndex = i
+    let shapes = try #require(Self.models.first { $0.name == name }?.shapes)
+    #expect(model.outputs.count == shapes.count)
+    for (k, (output, shape)) in zip(model.outputs, shapes).enumerated() {
+      let file = k == 0 ? "\(name).output.npy" : "\(name).output-\(output.name).npy"
+      let reference = try NPY.read(dir.appendingPathComponent("fixtures/\(file)").path)
+      let actual = try #require(out[output.name])
+      #expect(reference.shape == shape, "\(file)")
+      #expect(actual.shape == reference.shape, "\(file)")
+      #expect(actual.scalars.count == reference.scalars.count)
+      let scale = reference.scalars.reduce(Float(0)) { max($0, abs($1)) }
+      var worst: Float = 0
+      var worstIndex = 0
+      for (i, (a, r)) in zip(actual.scalars, reference.scalars).enumerated() where abs(a - r) > worst || a.isNaN {
+        worst = a.isNaN ? .infinity : abs(a - r)
+        worstIndex = i
+      }
+      #expect(worst <= 1e-4 * scale, "\(file): max |Δ| \(worst) at \(worstIndex), limit \(1e-4 * scale)")
     }
-    #expect(worst <= 1e-4 * scale, "\(name): max |Δ| \(worst) at \(worstIndex), limit \(1e-4 * scale)")
   }
 
   /// The fixture input: float32 as stored, or 8-bit levels / 255 (exactly what

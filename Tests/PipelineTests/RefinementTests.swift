@@ -28,9 +28,11 @@ struct RefinementTests {
     boxes.append(RawBox(cx: 20, cy: 100, w: 10, h: 10, confidence: profile.confidence / 2))
     var req = RunRequest(image: synth.image, profile: profile, face: try FaceCatalog.face(named: "10_zone"),
                          rule: .inclusive, detector: .boxes(boxes), expectedArrows: arrows.count)
-    // accept 0.5: between the two constant refiners' 0.2 and 0.9, whatever the shipped setting
+    // accept 0.5: between the two constant refiners' 0.2 and 0.9, whatever the shipped
+    // setting; merge 3 input px, so the wide duplicate 2 px away is one arrow with the first
     var settings = RefinerSettings.shipped
     settings.accept = 0.5
+    settings.mergeInputPx = 3
     req.refiner = try refiner.map { try ArrowRefiner(contentsOf: Self.fixtures.appendingPathComponent($0).path, settings: settings) }
     return (req, synth.truth)
   }
