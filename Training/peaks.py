@@ -15,7 +15,6 @@ import math
 
 import numpy as np
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
 CELLS = 48          # heatmap side; one cell per input px of the 48 px window

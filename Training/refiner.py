@@ -9,8 +9,11 @@ original image. It answers whether an entry point lies near the window centre
 and where (offset in input pixels), so the pipeline can ask the detector for
 more candidates (a low threshold) and keep the real ones, better placed.
 
-Model: input 1x3xCROPxCROP RGB in [0,1]; output (1, 3) = [probability, dx, dy],
-dx and dy in 640-input pixels from the window centre to the entry point.
+Models (refiner_nets.py): input 1x3xCROPxCROP RGB in [0,1]; a one-answer refiner
+gives (1, 3) = [probability, dx, dy], dx and dy in 640-input pixels from the window
+centre to the entry point; an entry-map refiner (--arch peak, peakpair) gives a
+48x48 map of every entry in the window (peaks.py). `bundle` puts an entry-map
+refiner and a one-answer gate in one file (refiner_eval.py, with `eval`).
 
 Usage:
   python refiner.py mine   --data DIR --detector Models/arrow-detector.onnx --out crops.npz [--conf 0.03]
@@ -21,7 +24,6 @@ Usage:
 """
 import argparse
 import glob
-import json
 import math
 import os
 import random
@@ -29,15 +31,12 @@ import time
 
 import numpy as np
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
 import detector as D
 import peaks as P
 
-WINDOW = 48.0   # window side in 640-input pixels
-CROP = 96       # crop side in pixels fed to the refiner
-OFFSET_SCALE = 8.0  # the network predicts offsets / OFFSET_SCALE
+from refiner_nets import ARCHS, CROP, OFFSET_SCALE, WINDOW  # the nets and their window geometry
 
 
 # ----------------------------------------------------------------------------- crops
@@ -168,129 +167,7 @@ def mine(args):
     print(f"wrote {len(xs)} crops, {int(sum(y[0] for y in ys))} positive, to {args.out}")
 
 
-# ----------------------------------------------------------------------------- model
-
-class CBR(nn.Sequential):
-    def __init__(self, c1, c2, s=1):
-        super().__init__(nn.Conv2d(c1, c2, 3, s, 1, bias=False), nn.BatchNorm2d(c2), nn.ReLU())
-
-
-class Refiner(nn.Module):
-    def __init__(self, w=(16, 32, 48, 64)):
-        super().__init__()
-        a, b, c, d = w
-        self.f = nn.Sequential(CBR(3, a, 2), CBR(a, a),      # 48
-                               CBR(a, b, 2), CBR(b, b),      # 24
-                               CBR(b, c, 2), CBR(c, c),      # 12
-                               CBR(c, d, 2), CBR(d, d))      # 6
-        self.fc = nn.Sequential(nn.Flatten(), nn.Linear(d * (CROP // 16) ** 2, 96), nn.ReLU(), nn.Linear(96, 3))
-
-    def raw(self, x):
-        return self.fc(self.f(x))
-
-    def forward(self, x):
-        r = self.raw(x)
-        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:] * OFFSET_SCALE], 1)
-
-
-def cell_centres(stride):
-    """(n*n, 2) centres of a heatmap's cells, `stride` crop pixels apart, as (x, y)
-    offsets from the window centre in input px, row-major like the flattened map."""
-    n = CROP // stride
-    c = ((torch.arange(n, dtype=torch.float32) + 0.5) * stride - CROP / 2) * (WINDOW / CROP)
-    gy, gx = torch.meshgrid(c, c, indexing="ij")
-    return torch.stack([gx.flatten(), gy.flatten()], 1)
-
-
-class HeatRefiner(nn.Module):
-    """Classification from a 6x6 context map; the entry point as the soft-argmax
-    of a 24x24 heatmap (cells 2 input px apart), so the offset is a weighted mean
-    of cell centres rather than a regression through a fully connected layer."""
-
-    def __init__(self):
-        super().__init__()
-        self.s4 = nn.Sequential(CBR(3, 24, 2), CBR(24, 24), CBR(24, 32, 2), CBR(32, 32))       # 24x24
-        self.s16 = nn.Sequential(CBR(32, 48, 2), CBR(48, 48), CBR(48, 64, 2), CBR(64, 64))     # 6x6
-        self.cls = nn.Sequential(nn.Flatten(), nn.Linear(64 * (CROP // 16) ** 2, 96), nn.ReLU(), nn.Linear(96, 1))
-        self.up = nn.Upsample(scale_factor=4, mode="nearest")
-        self.heat = nn.Sequential(nn.Conv2d(96, 16, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
-                                  CBR(16, 16), nn.Conv2d(16, 1, 1))
-        self.register_buffer("grid", cell_centres(4), persistent=False)
-
-    def heat_input(self, x, a, b):
-        """Features the heatmap head reads, at the heatmap's resolution."""
-        return torch.cat([a, self.up(b)], 1)
-
-    def raw(self, x):
-        a = self.s4(x)
-        b = self.s16(a)
-        logit = self.cls(b)
-        h = self.heat(self.heat_input(x, a, b)).flatten(1)
-        off = torch.softmax(h, 1) @ self.grid  # B, 2 in input px
-        return torch.cat([logit, off / OFFSET_SCALE], 1)
-
-    def forward(self, x):
-        r = self.raw(x)
-        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:] * OFFSET_SCALE], 1)
-
-
-class FineHeatRefiner(HeatRefiner):
-    """HeatRefiner with the heatmap at 48x48 (cells 1 input px apart): a stride-2
-    branch of its own joins the stride-4 and stride-16 features, so two entries
-    one shaft apart (about 2 input px) land in different cells instead of being
-    averaged by the soft-argmax. The classification path is HeatRefiner's, so it
-    can start from one (--init-partial)."""
-
-    def __init__(self):
-        super().__init__()
-        self.s2 = nn.Sequential(CBR(3, 16, 2), CBR(16, 16))                                     # 48x48
-        self.up2 = nn.Upsample(scale_factor=2, mode="nearest")
-        self.up8 = nn.Upsample(scale_factor=8, mode="nearest")
-        self.heat = nn.Sequential(nn.Conv2d(112, 24, 1, bias=False), nn.BatchNorm2d(24), nn.ReLU(),
-                                  CBR(24, 24), CBR(24, 16), nn.Conv2d(16, 1, 1))
-        self.grid = cell_centres(2)
-
-    def heat_input(self, x, a, b):
-        return torch.cat([self.s2(x), self.up2(a), self.up8(b)], 1)
-
-
-class PeakRefiner(FineHeatRefiner):
-    """FineHeatRefiner's features and heatmap head without the window-level answer:
-    the head's last layer gives each of the 48x48 cells a probability and an
-    offset (see peaks.py), so a window can report every entry in it."""
-
-    def __init__(self):
-        super().__init__()
-        del self.cls
-        self.heat[-1] = nn.Conv2d(16, 3, 1)
-        P.head_bias(self.heat[-1])
-
-    def raw(self, x):
-        a = self.s4(x)
-        return self.heat(self.heat_input(x, a, self.s16(a)))
-
-    def forward(self, x):
-        r = self.raw(x)
-        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:]], 1)
-
-
-class PairPeakRefiner(PeakRefiner):
-    """PeakRefiner whose cells also say whether their entry has a partner within
-    peaks.PAIR_R (two arrows touching, 1.5-2.5 input px apart, which one 1 px
-    heatmap shows as a single peak) and where it is: output (1, 6, 48, 48)."""
-
-    def __init__(self):
-        super().__init__()
-        self.heat[-1] = nn.Conv2d(16, 6, 1)
-        P.head_bias(self.heat[-1])
-
-    def forward(self, x):
-        r = self.raw(x)
-        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:3], torch.sigmoid(r[:, 3:4]), r[:, 4:]], 1)
-
-
-ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner, "peak": PeakRefiner, "peakpair": PairPeakRefiner}
-
+# ----------------------------------------------------------------------------- training
 
 def train(args):
     if not 0 <= args.max_offset <= 4:
@@ -384,127 +261,6 @@ def export(args):
     D.export_onnx(model, torch.zeros(1, 3, CROP, CROP), args.out, "crop", "refined")
 
 
-def bundle(args):
-    """One ONNX file holding a peak refiner and a one-answer refiner side by side on
-    the same `crop`: outputs `refined` (the peak map) and `window` (the one-answer
-    refiner's [probability, dx, dy], which the pipeline reads as the gate). The
-    gate's nodes and tensors are renamed under `gate/`, so the two graphs share
-    nothing but the input."""
-    import onnx
-    from onnx import helper
-    peaks, gate = onnx.load(args.peaks), onnx.load(args.gate)
-    for m, want in ((peaks, 4), (gate, 2)):
-        dims = len(m.graph.output[0].type.tensor_type.shape.dim)
-        if len(m.graph.output) != 1 or dims != want:
-            raise SystemExit(f"{m.graph.name or 'model'}: expected one output of rank {want}, got {len(m.graph.output)} of rank {dims}")
-    inp = peaks.graph.input[0].name
-    if gate.graph.input[0].name != inp:
-        raise SystemExit(f"inputs differ: '{inp}' vs '{gate.graph.input[0].name}'")
-    old_out = gate.graph.output[0].name
-    rename = {}
-    for t in gate.graph.initializer:
-        rename[t.name] = "gate/" + t.name
-    for n in gate.graph.node:
-        for o in n.output:
-            rename[o] = "window" if o == old_out else "gate/" + o
-    for t in gate.graph.initializer:
-        t.name = rename[t.name]
-    nodes = []
-    for n in gate.graph.node:
-        n.name = "gate/" + n.name
-        n.input[:] = [rename.get(i, i) for i in n.input]
-        n.output[:] = [rename[o] for o in n.output]
-        nodes.append(n)
-    out = helper.make_tensor_value_info("window", onnx.TensorProto.FLOAT, [1, 3])
-    g = peaks.graph
-    g.node.extend(nodes)
-    g.initializer.extend(gate.graph.initializer)
-    g.output.append(out)
-    onnx.checker.check_model(peaks)
-    onnx.save(peaks, args.out)
-    print("outputs:", [o.name for o in peaks.graph.output], "nodes:", len(g.node))
-
-
-# ----------------------------------------------------------------------------- eval
-
-def match(pts, truths, gain):
-    """Greedy nearest-first matching like detector.py eval: (tp, fp, fn, errors in input px)."""
-    pairs = [(math.hypot(px - tx, py - ty) * gain, ti, pi)
-             for ti, (tx, ty, tw) in enumerate(truths) for pi, (px, py, _) in enumerate(pts)]
-    mt, mp, errs = D.greedy_match([(d, ti, pi) for d, ti, pi in pairs if D.near_impact(d, truths[ti][2] * gain)])
-    return len(mt), len(pts) - len(mp), len(truths) - len(mt), errs
-
-
-def refine(looked, accept, gain, merge=3.0):
-    """Candidates the refiner keeps at `accept`, moved, merged within `merge` input px
-    (the most probable stays; ties keep detector order) -- as ArrowRefinement.swift."""
-    kept = [(x + dx / gain, y + dy / gain, p) for x, y, p, dx, dy in looked if p >= accept]
-    order = sorted(range(len(kept)), key=lambda i: (-kept[i][2], i))
-    out = []
-    for i in order:
-        r = kept[i]
-        if all(math.hypot(r[0] - k[0], r[1] - k[1]) * gain > merge for k in out):
-            out.append(r)
-    return out
-
-
-def evaluate(args):
-    """Detector alone at 0.35 vs detector at --conf + refiner at each --accept (and,
-    for a peak refiner, each --trust and --merge), on held-out images (letterbox),
-    matched like detector.py eval (input pixels). The models run once per image;
-    every setting reuses their outputs."""
-    det = D.ort_session(args.detector, args.threads)
-    ref = D.ort_session(args.refiner, args.threads)
-    accepts = [float(v) for v in str(args.accept).split(",")]
-    names = [o.name for o in ref.get_outputs()]
-    per_image, peak = [], False
-    for img, truths in scenes(args):
-        h, w = img.shape[:2]
-        cands, gain = candidates(det, img, args.conf)
-        side = window_side(w, h)
-        looked = []
-        for s, x, y, _ in cands:
-            outs = dict(zip(names, ref.run(None, {"crop": crop(img, x, y, side)[None]})))
-            o = outs["refined"][0]
-            if "window" in outs and outs["window"][0][0] < args.gate_accept:
-                continue  # a gated refiner: this window yields nothing
-            if o.ndim == 1:
-                looked.append((x, y, float(o[0]), float(o[1]), float(o[2])))
-            else:  # every local maximum, with how far its cell is from the window centre
-                peak = True
-                for px, py, p, reach, pair in P.peaks(o, min(accepts), P.CELLS / 2, args.pair_accept):
-                    looked.append((x + px / gain, y + py / gain, p, reach))
-                    if pair:
-                        looked.append((x + pair[0] / gain, y + pair[1] / gain, pair[2], reach))
-        plain = [(x, y, s) for s, x, y, _ in cands if s >= 0.35]
-        per_image.append((truths, gain, plain, looked))
-    rows = [("detector", 0.35, None, None, [(t, g, pl) for t, g, pl, _ in per_image])]
-    for a in accepts:
-        if not peak:
-            rows.append(("refined", a, None, 3.0, [(t, g, refine(lk, a, g)) for t, g, _, lk in per_image]))
-            continue
-        for tr in [float(v) for v in str(args.trust).split(",")]:
-            for mg in [float(v) for v in str(args.merge).split(",")]:
-                data = []
-                for t, g, _, lk in per_image:
-                    pts = [(x, y, p) for x, y, p, reach in lk if p >= a and reach <= tr]
-                    data.append((t, g, P.merge(pts, mg / g)))
-                rows.append(("peaks", a, tr, mg, data))
-    for stage, thr, trust, mg, data in rows:
-        tp = fp = fn = 0
-        errs = []
-        for truths, gain, pts in data:
-            a, b, c, e = match(pts, truths, gain)
-            tp, fp, fn = tp + a, fp + b, fn + c
-            errs += e
-        r, p = tp / max(1, tp + fn), tp / max(1, tp + fp)
-        print(json.dumps({"stage": stage, "images": len(per_image), "detector_conf": 0.35 if stage == "detector" else args.conf,
-                          "accept": thr if stage != "detector" else None, "trust": trust, "merge": mg,
-                          "tp": tp, "fp": fp, "fn": fn,
-                          "recall": round(r, 4), "precision": round(p, 4), "f1": round(2 * r * p / max(1e-9, r + p), 4),
-                          "median_error_px": round(float(np.median(errs)), 3) if errs else None}), flush=True)
-
-
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -554,7 +310,11 @@ def main():
     v.add_argument("--limit", type=int, default=0)
     v.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
-    {"mine": mine, "train": train, "export": export, "bundle": bundle, "eval": evaluate}[a.cmd](a)
+    if a.cmd in ("bundle", "eval"):
+        import refiner_eval as E  # imports this module's crop helpers, so not at the top
+        {"bundle": E.bundle, "eval": E.evaluate}[a.cmd](a)
+    else:
+        {"mine": mine, "train": train, "export": export}[a.cmd](a)
 
 
 if __name__ == "__main__":

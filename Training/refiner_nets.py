@@ -1,0 +1,133 @@
+"""The refiner networks (`refiner.py train --arch`): one-answer refiners (fc, heat,
+heat2) and entry-map refiners (peak, peakpair; their targets and decoding are in
+peaks.py). Input 1x3xCROPxCROP, a window WINDOW input px wide."""
+import torch
+import torch.nn as nn
+
+import peaks as P
+
+WINDOW = 48.0   # window side in 640-input pixels
+CROP = 96       # crop side in pixels fed to the refiner
+OFFSET_SCALE = 8.0  # the network predicts offsets / OFFSET_SCALE
+
+
+class CBR(nn.Sequential):
+    def __init__(self, c1, c2, s=1):
+        super().__init__(nn.Conv2d(c1, c2, 3, s, 1, bias=False), nn.BatchNorm2d(c2), nn.ReLU())
+
+
+class Refiner(nn.Module):
+    def __init__(self, w=(16, 32, 48, 64)):
+        super().__init__()
+        a, b, c, d = w
+        self.f = nn.Sequential(CBR(3, a, 2), CBR(a, a),      # 48
+                               CBR(a, b, 2), CBR(b, b),      # 24
+                               CBR(b, c, 2), CBR(c, c),      # 12
+                               CBR(c, d, 2), CBR(d, d))      # 6
+        self.fc = nn.Sequential(nn.Flatten(), nn.Linear(d * (CROP // 16) ** 2, 96), nn.ReLU(), nn.Linear(96, 3))
+
+    def raw(self, x):
+        return self.fc(self.f(x))
+
+    def forward(self, x):
+        r = self.raw(x)
+        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:] * OFFSET_SCALE], 1)
+
+
+def cell_centres(stride):
+    """(n*n, 2) centres of a heatmap's cells, `stride` crop pixels apart, as (x, y)
+    offsets from the window centre in input px, row-major like the flattened map."""
+    n = CROP // stride
+    c = ((torch.arange(n, dtype=torch.float32) + 0.5) * stride - CROP / 2) * (WINDOW / CROP)
+    gy, gx = torch.meshgrid(c, c, indexing="ij")
+    return torch.stack([gx.flatten(), gy.flatten()], 1)
+
+
+class HeatRefiner(nn.Module):
+    """Classification from a 6x6 context map; the entry point as the soft-argmax
+    of a 24x24 heatmap (cells 2 input px apart), so the offset is a weighted mean
+    of cell centres rather than a regression through a fully connected layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.s4 = nn.Sequential(CBR(3, 24, 2), CBR(24, 24), CBR(24, 32, 2), CBR(32, 32))       # 24x24
+        self.s16 = nn.Sequential(CBR(32, 48, 2), CBR(48, 48), CBR(48, 64, 2), CBR(64, 64))     # 6x6
+        self.cls = nn.Sequential(nn.Flatten(), nn.Linear(64 * (CROP // 16) ** 2, 96), nn.ReLU(), nn.Linear(96, 1))
+        self.up = nn.Upsample(scale_factor=4, mode="nearest")
+        self.heat = nn.Sequential(nn.Conv2d(96, 16, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+                                  CBR(16, 16), nn.Conv2d(16, 1, 1))
+        self.register_buffer("grid", cell_centres(4), persistent=False)
+
+    def heat_input(self, x, a, b):
+        """Features the heatmap head reads, at the heatmap's resolution."""
+        return torch.cat([a, self.up(b)], 1)
+
+    def raw(self, x):
+        a = self.s4(x)
+        b = self.s16(a)
+        logit = self.cls(b)
+        h = self.heat(self.heat_input(x, a, b)).flatten(1)
+        off = torch.softmax(h, 1) @ self.grid  # B, 2 in input px
+        return torch.cat([logit, off / OFFSET_SCALE], 1)
+
+    def forward(self, x):
+        r = self.raw(x)
+        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:] * OFFSET_SCALE], 1)
+
+
+class FineHeatRefiner(HeatRefiner):
+    """HeatRefiner with the heatmap at 48x48 (cells 1 input px apart): a stride-2
+    branch of its own joins the stride-4 and stride-16 features, so two entries
+    one shaft apart (about 2 input px) land in different cells instead of being
+    averaged by the soft-argmax. The classification path is HeatRefiner's, so it
+    can start from one (--init-partial)."""
+
+    def __init__(self):
+        super().__init__()
+        self.s2 = nn.Sequential(CBR(3, 16, 2), CBR(16, 16))                                     # 48x48
+        self.up2 = nn.Upsample(scale_factor=2, mode="nearest")
+        self.up8 = nn.Upsample(scale_factor=8, mode="nearest")
+        self.heat = nn.Sequential(nn.Conv2d(112, 24, 1, bias=False), nn.BatchNorm2d(24), nn.ReLU(),
+                                  CBR(24, 24), CBR(24, 16), nn.Conv2d(16, 1, 1))
+        self.grid = cell_centres(2)
+
+    def heat_input(self, x, a, b):
+        return torch.cat([self.s2(x), self.up2(a), self.up8(b)], 1)
+
+
+class PeakRefiner(FineHeatRefiner):
+    """FineHeatRefiner's features and heatmap head without the window-level answer:
+    the head's last layer gives each of the 48x48 cells a probability and an
+    offset (see peaks.py), so a window can report every entry in it."""
+
+    def __init__(self):
+        super().__init__()
+        del self.cls
+        self.heat[-1] = nn.Conv2d(16, 3, 1)
+        P.head_bias(self.heat[-1])
+
+    def raw(self, x):
+        a = self.s4(x)
+        return self.heat(self.heat_input(x, a, self.s16(a)))
+
+    def forward(self, x):
+        r = self.raw(x)
+        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:]], 1)
+
+
+class PairPeakRefiner(PeakRefiner):
+    """PeakRefiner whose cells also say whether their entry has a partner within
+    peaks.PAIR_R (two arrows touching, 1.5-2.5 input px apart, which one 1 px
+    heatmap shows as a single peak) and where it is: output (1, 6, 48, 48)."""
+
+    def __init__(self):
+        super().__init__()
+        self.heat[-1] = nn.Conv2d(16, 6, 1)
+        P.head_bias(self.heat[-1])
+
+    def forward(self, x):
+        r = self.raw(x)
+        return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:3], torch.sigmoid(r[:, 3:4]), r[:, 4:]], 1)
+
+
+ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner, "peak": PeakRefiner, "peakpair": PairPeakRefiner}
