@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// `eval archery --json` and `--photos`: the extra-detection list and the kept photos.
+struct EvalArcheryTests {
+  static let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Models")
+
+  func json(_ r: CLIRunner.Result) throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+  }
+
+  @Test func perfectDetectorHasNoExtrasAndKeepsEveryPhoto() throws {
+    let dir = try CLIRunner.scratch("evalphotos")
+    let r = try CLIRunner.run(["eval", "archery", "--images", "2", "--seed", "7000000", "--model", "truth", "--size", "640x480",
+                               "--json", "--photos", dir + "/p"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let d = try json(r)
+    #expect((d["extras"] as? [Any])?.isEmpty == true)
+    for k in ["extra_near_arrows", "extra_on_holes", "extra_elsewhere"] { #expect(d[k] as? Int == 0, "\(k)") }
+    for i in 0..<2 {
+      let png = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/p/eval-\(i).png"))
+      #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    }
+  }
+
+  /// With the shipped detector and refiner every unmatched detection is listed,
+  /// and the counts add up to detections − matched.
+  @Test func extrasAccountForEveryUnmatchedDetection() throws {
+    let r = try CLIRunner.run(["eval", "archery", "--images", "3", "--seed", "7100000", "--json",
+                               "--model", Self.models.appendingPathComponent("arrow-detector.onnx").path,
+                               "--refiner", Self.models.appendingPathComponent("arrow-refiner.onnx").path])
+    #expect(r.status == 0, "\(r.stderr)")
+    let d = try json(r)
+    let extras = try #require(d["extras"] as? [[String: Any]])
+    let detections = try #require(d["detections"] as? Int), matched = try #require(d["matched"] as? Int)
+    #expect(extras.count == detections - matched)
+    #expect(!extras.isEmpty, "these photos hold shaft crossings the refiner answers on")
+    var counts: [String: Int] = [:]
+    for e in extras {
+      for k in ["image", "x", "y", "confidence", "arrow_px"] { #expect(e[k] != nil, "\(k)") }
+      counts[e["kind"] as? String ?? "?", default: 0] += 1
+    }
+    #expect(counts["near_arrow", default: 0] == d["extra_near_arrows"] as? Int)
+    #expect(counts["on_hole", default: 0] == d["extra_on_holes"] as? Int)
+    #expect(counts["elsewhere", default: 0] == d["extra_elsewhere"] as? Int)
+    #expect(Set(counts.keys).isSubset(of: ["near_arrow", "on_hole", "elsewhere"]))
+  }
+}
