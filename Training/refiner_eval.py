@@ -64,14 +64,7 @@ def match(pts, truths, gain):
 def refine(looked, accept, gain, merge=3.0):
     """Candidates the refiner keeps at `accept`, moved, merged within `merge` input px
     (the most probable stays; ties keep detector order) -- as ArrowRefinement.swift."""
-    kept = [(x + dx / gain, y + dy / gain, p) for x, y, p, dx, dy in looked if p >= accept]
-    order = sorted(range(len(kept)), key=lambda i: (-kept[i][2], i))
-    out = []
-    for i in order:
-        r = kept[i]
-        if all(math.hypot(r[0] - k[0], r[1] - k[1]) * gain > merge for k in out):
-            out.append(r)
-    return out
+    return P.merge([(x + dx / gain, y + dy / gain, p) for x, y, p, dx, dy in looked if p >= accept], merge / gain)
 
 
 def evaluate(args):

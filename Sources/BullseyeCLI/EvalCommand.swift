@@ -85,29 +85,18 @@ struct EvalArchery: ParsableCommand {
     let set: ImpactSet = try choice(impacts, flag: "--impacts")
     let box: ImpactBox = try choice(impactBox, flag: "--impact-box")
     var settings = RefinerSettings.shipped
-    if let accept {
-      guard accept.isFinite, (0...1).contains(accept) else { throw CLIError(message: "--accept \(accept) is out of range: expected 0...1") }
-      settings.accept = accept
-    }
-    if let c = candidateConfidence {
-      guard c.isFinite, (0...1).contains(c) else { throw CLIError(message: "--candidate-confidence \(c) is out of range: expected 0...1") }
-      settings.candidateConfidence = c
-    }
-    if let m = mergePx {
-      guard m.isFinite, (0...64).contains(m) else { throw CLIError(message: "--merge-px \(m) is out of range: expected 0...64") }
-      settings.mergeInputPx = m
-    }
-    if let g = gateAccept {
-      guard g.isFinite, (0...1).contains(g) else { throw CLIError(message: "--gate-accept \(g) is out of range: expected 0...1") }
-      settings.gateAccept = g
-    }
-    if let q = pairAccept {
-      guard q.isFinite, (0...2).contains(q) else { throw CLIError(message: "--pair-accept \(q) is out of range: expected 0...2 (above 1: off)") }
-      settings.pairAccept = q
-    }
-    if let t = trustPx {
-      guard t.isFinite, (0...64).contains(t) else { throw CLIError(message: "--trust-px \(t) is out of range: expected 0...64") }
-      settings.trustInputPx = t
+    // Each refiner setting the command line overrides: value, flag, allowed range, what it sets.
+    let overrides: [(Double?, String, ClosedRange<Double>, WritableKeyPath<RefinerSettings, Double>)] = [
+      (accept, "--accept", 0...1, \.accept), (candidateConfidence, "--candidate-confidence", 0...1, \.candidateConfidence),
+      (mergePx, "--merge-px", 0...64, \.mergeInputPx), (gateAccept, "--gate-accept", 0...1, \.gateAccept),
+      (pairAccept, "--pair-accept", 0...2, \.pairAccept), (trustPx, "--trust-px", 0...64, \.trustInputPx),
+    ]
+    for (value, flag, range, key) in overrides {
+      guard let value else { continue }
+      guard value.isFinite, range.contains(value) else {
+        throw CLIError(message: "\(flag) \(value) is out of range: expected \(range.lowerBound)...\(range.upperBound)")
+      }
+      settings[keyPath: key] = value
     }
     if let photos {
       try OutputPaths.makeDirectory(photos)
@@ -129,7 +118,8 @@ struct EvalArchery: ParsableCommand {
         "median_error_input_px": .double(e.medianErrorInputPx.isFinite ? e.medianErrorInputPx : -1), "targets_found": .int(e.targetsFound),
         "impacts": .string(e.impacts.rawValue), "impact_box": .string(box.rawValue), "refiner": refiner.map(JSONValue.string) ?? .null,
         "failures": .array(e.failures.map(failureJSON)),
-        "extra_near_arrows": .int(e.extras.nearArrow), "extra_on_holes": .int(e.extras.onHole), "extra_elsewhere": .int(e.extras.elsewhere),
+        "extra_near_arrows": .int(e.extras.count(.nearArrow)), "extra_on_holes": .int(e.extras.count(.onHole)),
+        "extra_elsewhere": .int(e.extras.count(.elsewhere)),
         "extras": .array(e.extras.list.map { x in
           .object(["image": .int(x.image), "x": .double(x.x), "y": .double(x.y), "confidence": .double(x.confidence), "kind": .string(x.kind.rawValue),
                    "arrow_px": x.arrowPx.isFinite ? .double(x.arrowPx) : .null])

@@ -37,10 +37,11 @@ public struct ArcheryEvaluation: Sendable {
 
   /// Unmatched detections by where they landed.
   public struct Extras: Sendable {
-    public var nearArrow = 0, onHole = 0, elsewhere = 0
     /// Each one: photo index, position in photo pixels, confidence, which kind,
     /// and how far (photo pixels) the nearest counted arrow is.
     public var list: [(image: Int, x: Double, y: Double, confidence: Double, kind: ExtraKind, arrowPx: Double)] = []
+    /// How many of each kind.
+    public func count(_ kind: ExtraKind) -> Int { list.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) } }
   }
 }
 
@@ -135,11 +136,6 @@ public enum ArcheryEvaluator {
       let uncounted = synth.truth.arrows(in: .all).filter { !impacts.includes($0.style) }.map { (x: $0.pixelX, y: $0.pixelY) }
       for (j, p) in foundPoints.enumerated() where !used.contains(j) {
         let kind = extraKind(p, truth: truthPoints, uncounted: uncounted, radius: radius)
-        switch kind {
-        case .nearArrow: extras.nearArrow += 1
-        case .onHole: extras.onHole += 1
-        case .elsewhere: extras.elsewhere += 1
-        }
         let nearest = truthPoints.map { distance(p, $0) }.min() ?? .infinity
         extras.list.append((i, p.x, p.y, r.detections[j].confidence, kind, nearest))
       }

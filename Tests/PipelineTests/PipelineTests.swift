@@ -120,7 +120,7 @@ struct PipelineTests {
       }
       #expect(seen == [0, 1, 2, 3])
       #expect(e.truthArrows > 10 && e.matched == e.truthArrows && e.detections == e.truthArrows, "\(set)")
-      #expect(e.extras.list.isEmpty && e.extras.nearArrow + e.extras.onHole + e.extras.elsewhere == 0)
+      #expect(e.extras.list.isEmpty && ExtraKind.allCases.allSatisfy { e.extras.count($0) == 0 })
       #expect(e.targetsFound == 4)
       #expect(e.scoresCorrect == e.truthArrows, "\(set): \(e.scoresCorrect) of \(e.truthArrows) scored right")
       #expect(e.failures.isEmpty)
