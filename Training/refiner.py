@@ -209,13 +209,24 @@ def train(args):
             state = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
             print(f"--init-partial: {len(state)} of {len(own)} tensors from {args.init}", flush=True)
         model.load_state_dict(state, strict=not args.init_partial)
+    weights = None
+    if args.oversample_pairs != 1:
+        if not peak or not 0 < args.oversample_pairs <= 10:
+            raise SystemExit(f"--oversample-pairs {args.oversample_pairs}: expected 0 < k <= 10 with --arch peak or peakpair")
+        # crops with two entries touching (within peaks.PAIR_R) near the centre drawn k times as often
+        d = np.hypot(E[:, 0, 0] - E[:, 1, 0], E[:, 0, 1] - E[:, 1, 1]) if E.shape[1] > 1 else np.full(len(E), np.nan)
+        central = (np.abs(np.nan_to_num(E[:, :2], nan=1e9)) <= P.CELLS / 4).all((1, 2)) if E.shape[1] > 1 else np.zeros(len(E), bool)
+        paired = np.nan_to_num(d, nan=1e9) <= P.PAIR_R
+        weights = np.where(paired & central, args.oversample_pairs, 1.0)
+        weights /= weights.sum()
+        print(f"--oversample-pairs {args.oversample_pairs}: {int((paired & central).sum())} paired crops", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     t0 = time.time()
     for step in range(1, args.steps + 1):
         lr = args.lr * min(1.0, step / 100) * 0.5 * (1 + math.cos(math.pi * (step - 1) / args.steps))
         for g in opt.param_groups:
             g["lr"] = lr
-        idx = rng.integers(0, len(X), args.batch)
+        idx = rng.choice(len(X), args.batch, p=weights) if weights is not None else rng.integers(0, len(X), args.batch)
         x = torch.from_numpy(X[idx]).float().div(255)
         y = torch.from_numpy(Y[idx]).clone()
         e = torch.from_numpy(E[idx]).clone()
@@ -228,6 +239,10 @@ def train(args):
             x = x.flip(2)
             y[:, 2] = -y[:, 2]
             e[..., 1] = -e[..., 1]
+        if args.transpose and rng.random() < 0.5:  # the other four of the eight symmetries of a square
+            x = x.transpose(2, 3)
+            y = y[:, [0, 2, 1]]
+            e = e[..., [1, 0]]
         a = torch.from_numpy(rng.uniform(0.8, 1.2, (len(idx), 1, 1, 1)).astype(np.float32))
         b = torch.from_numpy(rng.uniform(-0.06, 0.06, (len(idx), 1, 1, 1)).astype(np.float32))
         x = (x * a + b + torch.randn_like(x) * 0.01).clamp(0, 1)
@@ -289,6 +304,9 @@ def main():
                    help="--init from another --arch: load the tensors whose names and shapes match")
     t.add_argument("--max-offset", type=float, default=0.0,
                    help="input px; positives whose entry is farther from the centre become negatives (at most 4)")
+    t.add_argument("--transpose", action="store_true", help="also swap the crop's axes (x <-> y) half the time")
+    t.add_argument("--oversample-pairs", type=float, default=1.0,
+                   help="peak archs: draw crops whose two nearest entries touch (within 2.5 input px, both within 12 px of the centre) k times as often")
     t.add_argument("--out", required=True)
     e = sub.add_parser("export")
     e.add_argument("--weights", required=True)
