@@ -45,8 +45,9 @@ struct PipelineBench: ParsableCommand {
     time("detect: threshold + NMS + flip (8400 candidates)") { det = DetectionStage.run(boxes, settings: settings) }
     let tb = det.targets[0].box
     let hint = FittedEllipse(cx: tb.centerX, cy: tb.centerY, a: tb.width / 2, b: tb.height / 2, angleDeg: 0)
-    var fit = TargetLocator.locate(synth.image, face: face, hint: hint)
-    time("locate: ring-edge ellipse fit") { fit = TargetLocator.locate(synth.image, face: face, hint: hint) }
+    let lines = face.lineWidth(diameterCm: synth.truth.scene.diameterCm)
+    var fit = TargetLocator.locate(synth.image, face: face, hint: hint, lineWidth: lines)
+    time("locate: ring-edge ellipse fit") { fit = TargetLocator.locate(synth.image, face: face, hint: hint, lineWidth: lines) }
     time("score: normalize + score 6 arrows") {
       for d in det.arrows {
         let n = fit.normalize(Double(d.centerX), Double(d.centerY))

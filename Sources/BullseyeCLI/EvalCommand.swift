@@ -52,6 +52,8 @@ struct EvalArchery: ParsableCommand {
   var model: String = "Models/arrow-detector.onnx"
   @Option var profile: String = "ios"
   @Option var size: String = "1280x960"
+  @Option(help: "The face drawn and scored (`bullseye faces` lists them); the quality bars are for 10_zone.")
+  var face: String = "10_zone"
   @Option(help: "An arrow refiner (e.g. Models/arrow-refiner.onnx): a second look at each candidate at the photo's resolution.")
   var refiner: String?
   @Option(parsing: .unconditional, help: "Refiner probability a candidate needs to be kept (default: the shipped setting).")
@@ -104,7 +106,7 @@ struct EvalArchery: ParsableCommand {
     }
     let e: ArcheryEvaluation
     do {
-      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], impacts: set,
+      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], face: face, impacts: set,
                                     truthBox: box, refiner: refiner, refinerSettings: settings,
                                     photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }

@@ -43,21 +43,25 @@ public struct TargetFit: Sendable, Hashable {
 /// found along rays, reject outliers (arrows, holes), and refit once from the
 /// new centre. Multi-spot sheets keep the box estimate.
 public enum TargetLocator {
-  /// Locates the face of `face` in `image`, starting from `hint`.
-  public static func locate(_ image: RGBA8Image, face: Face, hint: FittedEllipse?) -> TargetFit {
-    if let hint { return refine(image, face: face, start: hint, method: "box") }
+  /// Locates the face of `face` in `image`, starting from `hint`. `lineWidth`
+  /// (fraction of the outer radius, `Face.lineWidth(diameterCm:)`) is how wide the
+  /// printed ring lines are: an edge is found on one side of its line, so without
+  /// it (0) the fit is off by half a line.
+  public static func locate(_ image: RGBA8Image, face: Face, hint: FittedEllipse?, lineWidth: Double = 0) -> TargetFit {
+    if let hint { return refine(image, face: face, start: hint, method: "box", lineWidth: lineWidth) }
     // No box: try a few sizes about the image centre and keep the tightest fit.
     let side = Double(min(image.width, image.height))
     let fits = [0.22, 0.3, 0.38, 0.46].map { k in
       refine(image, face: face, start: FittedEllipse(cx: Double(image.width) / 2, cy: Double(image.height) / 2,
-                                                     a: k * side, b: k * side, angleDeg: 0), method: "hint")
+                                                     a: k * side, b: k * side, angleDeg: 0), method: "hint", lineWidth: lineWidth)
     }
     let refined = fits.filter { $0.edgePoints > 0 }
     return refined.min { $0.medianResidual / Double($0.edgePoints) < $1.medianResidual / Double($1.edgePoints) } ?? fits[1]
   }
 
-  static func refine(_ image: RGBA8Image, face: Face, start: FittedEllipse, method: String) -> TargetFit {
-    guard face.spots.count == 1, let edge = contrastEdge(face) else {
+  static func refine(_ image: RGBA8Image, face: Face, start: FittedEllipse, method: String, lineWidth: Double) -> TargetFit {
+    let edges = contrastEdges(face, lineWidth: lineWidth)
+    guard face.spots.count == 1, let edge = edges.first else {
       return TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0)
     }
     var current = start
@@ -79,13 +83,13 @@ public enum TargetLocator {
     }
     guard used > 0 else { return TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0) }
     var fit = TargetFit(ellipse: current, method: "ring-edges", edgePoints: used, medianResidual: median)
-    rectify(&fit, image, face: face, primary: edge)
+    rectify(&fit, image, edges: edges)
     return fit
   }
 
   /// Fits a second, concentric ring edge and rectifies the perspective.
-  static func rectify(_ fit: inout TargetFit, _ image: RGBA8Image, face: Face, primary: (radius: Double, darkerInside: Bool)) {
-    guard let second = contrastEdges(face).first(where: { abs($0.radius - primary.radius) >= 0.15 }) else { return }
+  static func rectify(_ fit: inout TargetFit, _ image: RGBA8Image, edges: [(radius: Double, darkerInside: Bool)]) {
+    guard let primary = edges.first, let second = edges.first(where: { abs($0.radius - primary.radius) >= 0.15 }) else { return }
     let ptsA = edgePoints(image, around: fit.ellipse, radius: primary.radius, darkerInside: primary.darkerInside, window: 0.06)
     let ptsB = edgePoints(image, around: fit.ellipse, radius: second.radius, darkerInside: second.darkerInside, window: 0.06)
     guard let ea = robustFit(ptsA), let eb = robustFit(ptsB), let rect = Rectification.from(ea.0, eb.0) else { return }
@@ -107,20 +111,22 @@ public enum TargetLocator {
     return (refit, inliers)
   }
 
-  /// The ring edge with the largest luminance step between neighbouring zones
-  /// (outermost on ties), as a fraction of the outer radius.
-  static func contrastEdge(_ face: Face) -> (radius: Double, darkerInside: Bool)? {
-    contrastEdges(face).first
-  }
-
   /// Every edge with a usable luminance step (≥ 40 levels), strongest first,
-  /// outermost first among equals.
-  static func contrastEdges(_ face: Face) -> [(radius: Double, darkerInside: Bool)] {
+  /// outermost first among equals, as a fraction of the outer radius. Each is
+  /// where the photo shows it: a line of width `lineWidth` is centred on the zone
+  /// edge, so the step is at its inner side (r − w/2) when the line's own step
+  /// from the inner zone is the larger one in the expected direction (a black
+  /// line before a black zone), else at its outer side (a black line after one).
+  static func contrastEdges(_ face: Face, lineWidth: Double = 0) -> [(radius: Double, darkerInside: Bool)] {
     func luma(_ c: RGB8) -> Double { 0.299 * Double(c.r) + 0.587 * Double(c.g) + 0.114 * Double(c.b) }
     var edges: [(step: Double, radius: Double, darker: Bool)] = []
     for i in 0..<(face.zones.count - 1) {
-      let step = luma(face.zones[i + 1].fill) - luma(face.zones[i].fill)
-      if abs(step) >= 40 { edges.append((abs(step), face.zones[i].radius, step > 0)) }
+      let inner = luma(face.zones[i].fill), line = luma(face.zones[i].line), outer = luma(face.zones[i + 1].fill)
+      let step = outer - inner
+      guard abs(step) >= 40 else { continue }
+      let sign: Double = step > 0 ? 1 : -1
+      let side = sign * (line - inner) >= sign * (outer - line) ? -0.5 : 0.5
+      edges.append((abs(step), face.zones[i].radius + side * lineWidth, step > 0))
     }
     return edges.sorted { $0.step != $1.step ? $0.step > $1.step : $0.radius > $1.radius }.map { ($0.radius, $0.darker) }
   }

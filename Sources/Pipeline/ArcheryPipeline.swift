@@ -60,7 +60,8 @@ public enum ArcheryPipeline {
       let ext = r.face.layoutHalfExtent
       hint = FittedEllipse(cx: t.box.centerX, cy: t.box.centerY, a: t.box.width / 2 / ext.x, b: t.box.height / 2 / ext.y, angleDeg: 0)
     }
-    var target: TargetFit? = failure == nil ? TargetLocator.locate(r.image, face: r.face, hint: hint) : nil
+    let lines = r.face.lineWidth(diameterCm: r.diameterCm)
+    var target: TargetFit? = failure == nil ? TargetLocator.locate(r.image, face: r.face, hint: hint, lineWidth: lines) : nil
     if let t = target, t.method == "hint" {
       // No face box and no ring edges anywhere: the photo shows no target.
       failure = "no target face found in the \(r.image.width)x\(r.image.height) image"

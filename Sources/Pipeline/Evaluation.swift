@@ -90,24 +90,25 @@ public struct ArrowFailure: Sendable, Hashable {
 /// `model: "truth"` replaces the detector with the true boxes (drawn as
 /// `truthBox` says): the ceiling the rest of the pipeline (NMS, target fit,
 /// rectification, scoring) allows. `photo` sees each photo with its index, to
-/// keep the ones the failures and extras point at.
+/// keep the ones the failures and extras point at. `face` names the face drawn
+/// and scored (the shipped detector was trained on every face the catalog has).
 public enum ArcheryEvaluator {
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,
-                         impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
+                         face faceName: String = "10_zone", impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
                          refinerSettings: RefinerSettings = .shipped,
                          photo: ((Int, RGBA8Image) throws -> Void)? = nil) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
     var errors: [Double] = [], inputErrors: [Double] = []
     var failures: [ArrowFailure] = []
     var extras = ArcheryEvaluation.Extras()
-    let face = try FaceCatalog.face(named: "10_zone")
+    let face = try FaceCatalog.face(named: faceName)
     let prof = try PlatformProfile.named(profile)
     // Read and plan the model once for all photos ("truth": no model).
     let loaded = model == "truth" ? nil : try InferenceModel(contentsOf: model)
     let second = try refiner.map { try ArrowRefiner(contentsOf: $0, settings: refinerSettings) }
     for i in 0..<images {
       var g = SeededGenerator(seed: seed + UInt64(i))
-      var spec = SceneSpec(face: "10_zone", seed: seed + UInt64(i), size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))
+      var spec = SceneSpec(face: face.id, seed: seed + UInt64(i), size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))
       spec.camera.tiltDeg = g.uniform(0...25)
       let synth = try Synthesizer.render(spec)
       try photo?(i, synth.image)

@@ -100,4 +100,14 @@ public struct Face: Sendable, Hashable {
     diameterCm * 10 / 2 * scoringFraction
   }
 
+  /// Width of a printed ring line in mm (WA allows up to 2 mm). The synthesizer
+  /// prints lines this wide, centred on each zone's edge, and the target locator
+  /// expects them: a ring edge seen in a photo is one side of its line.
+  public static let printedLineMM = 1.6
+
+  /// A printed ring line's width as a fraction of the outer scoring radius.
+  public func lineWidth(diameterCm: Double) -> Double {
+    Face.printedLineMM / spotRadiusMM(diameterCm: diameterCm)
+  }
+
 }

@@ -71,8 +71,7 @@ struct Painter {
   func paintSpot(_ s: Spot) {
     let pxPerUnit = camera.pixelsPerUnit(u: s.x, v: s.y)
     // WA lines are at most 2 mm; keep them at least ~0.8 px so they survive blur.
-    let lineMM = 1.6
-    let line = max(lineMM / face.spotRadiusMM(diameterCm: scene.diameterCm) * s.radius, 0.8 / pxPerUnit)
+    let line = max(face.lineWidth(diameterCm: scene.diameterCm) * s.radius, 0.8 / pxPerUnit)
     for zone in face.zones.reversed() {
       fillPolygon(circle(cx: s.x, cy: s.y, r: zone.radius * s.radius), Color(zone.fill))
     }

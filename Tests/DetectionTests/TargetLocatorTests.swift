@@ -28,7 +28,7 @@ struct TargetLocatorTests {
     // Hint from a rough box, 8 px off.
     let hint = FittedEllipse(cx: (box[0] + box[2]) / 2 + 8, cy: (box[1] + box[3]) / 2 - 8,
                              a: (box[2] - box[0]) / 2, b: (box[3] - box[1]) / 2, angleDeg: 0)
-    let fit = TargetLocator.locate(r.image, face: try FaceCatalog.face(named: "10_zone"), hint: hint)
+    let fit = TargetLocator.locate(r.image, face: r.truth.scene.face, hint: hint, lineWidth: r.truth.scene.face.lineWidth(diameterCm: r.truth.scene.diameterCm))
     #expect(fit.method.hasPrefix("ring-edges") && fit.edgePoints > 100)
     // Under perspective the ring-0.8 ellipse's centre differs slightly from the outer one's.
     let ring = fit.ellipse.scaled(0.8)
@@ -64,7 +64,7 @@ struct RectificationTests {
     let r = try Synthesizer.render(s)
     let box = r.truth.targetBox
     let hint = FittedEllipse(cx: (box[0] + box[2]) / 2, cy: (box[1] + box[3]) / 2, a: (box[2] - box[0]) / 2, b: (box[3] - box[1]) / 2, angleDeg: 0)
-    let fit = TargetLocator.locate(r.image, face: try FaceCatalog.face(named: "10_zone"), hint: hint)
+    let fit = TargetLocator.locate(r.image, face: r.truth.scene.face, hint: hint, lineWidth: r.truth.scene.face.lineWidth(diameterCm: r.truth.scene.diameterCm))
     #expect(fit.rectification != nil && fit.method == "ring-edges-rectified")
     let centre = r.truth.scene.camera.project(u: 0, v: 0)
     #expect(hypot(fit.centerX - centre.x, fit.centerY - centre.y) < 1.0, "centre \(fit.centerX),\(fit.centerY) vs \(centre)")
@@ -92,7 +92,7 @@ struct RectificationTests {
     let r = try Synthesizer.render(s)
     let box = r.truth.targetBox
     let hint = FittedEllipse(cx: (box[0] + box[2]) / 2, cy: (box[1] + box[3]) / 2, a: (box[2] - box[0]) / 2, b: (box[3] - box[1]) / 2, angleDeg: 0)
-    let fit = TargetLocator.locate(r.image, face: try FaceCatalog.face(named: "10_zone"), hint: hint)
+    let fit = TargetLocator.locate(r.image, face: r.truth.scene.face, hint: hint, lineWidth: r.truth.scene.face.lineWidth(diameterCm: r.truth.scene.diameterCm))
     #expect(fit.method == "ring-edges-rectified")
     var worst = 0.0
     for a in r.truth.arrows {

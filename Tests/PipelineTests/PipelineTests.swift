@@ -131,11 +131,12 @@ struct PipelineTests {
   }
 
   /// The failure list accounts for every arrow not scored right, and says why.
-  /// Seeds 7_100_008 and 7_100_011 hold arrows within 0.1 % of a ring line:
-  /// even true boxes are misscored there, by the ring fit (error ≈ 0 px,
-  /// distance off by about 0.001 spot units), which is what the list must show.
+  /// Seed 7_100_035 holds an arrow 0.00025 spot units inside the 10 ring: even
+  /// its true box is misscored, by the ring fit (error ≈ 0 px, distance off by
+  /// 0.0007 spot units), which is what the list must show. (Seeds 7_100_008 and
+  /// 7_100_011 did this until the fit learnt where ring lines put the edges.)
   @Test func evaluationListsEveryFailureWithItsCause() throws {
-    let e = try ArcheryEvaluator.run(images: 4, seed: 7_100_008, model: "truth", profile: "ios", width: 1280, height: 960)
+    let e = try ArcheryEvaluator.run(images: 4, seed: 7_100_035, model: "truth", profile: "ios", width: 1280, height: 960)
     #expect(e.failures.count == e.truthArrows - e.scoresCorrect)
     #expect(e.failures.filter { $0.kind == .missed }.count == e.truthArrows - e.matched)
     #expect(!e.failures.isEmpty, "these seeds hold arrows on a ring line")
@@ -144,7 +145,7 @@ struct PipelineTests {
       #expect(f.kind == .misscored && m.label != f.truthLabel)
       #expect(m.errorPx < 0.01)
       #expect(abs(m.distance - f.truthDistance) < 0.005)
-      #expect([0, 3].contains(f.image))
+      #expect(f.image == 0)
     }
   }
 
