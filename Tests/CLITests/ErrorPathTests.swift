@@ -35,6 +35,7 @@ struct ErrorPathTests {
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--impact-box", "tiny"], mentions: "tiny"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--merge-px", "-2"], mentions: "-2"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--trust-px", "100"], mentions: "100"),
+    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--face", "nope"], mentions: "nope"),
   ]
 
   @Test(arguments: cases)
