@@ -2,6 +2,7 @@ import ArgumentParser
 import Canvas
 import Core
 import Pipeline
+import Scoring
 import SetCards
 import Synth
 
@@ -54,6 +55,9 @@ struct EvalArchery: ParsableCommand {
   @Option var size: String = "1280x960"
   @Option(help: "The face drawn and scored (`bullseye faces` lists them); the quality bars are for 10_zone.")
   var face: String = "10_zone"
+  @Option(name: .customLong("line-mm"), parsing: .unconditional,
+          help: "Printed ring-line width in mm the target fit expects (the photos print 1.6; 0 shows the fit without it).")
+  var lineMM: Double = Face.printedLineMM
   @Option(help: "An arrow refiner (e.g. Models/arrow-refiner.onnx): a second look at each candidate at the photo's resolution.")
   var refiner: String?
   @Option(parsing: .unconditional, help: "Refiner probability a candidate needs to be kept (default: the shipped setting).")
@@ -86,6 +90,7 @@ struct EvalArchery: ParsableCommand {
     guard parts.count == 2, parts.allSatisfy({ (16...8192).contains($0) }) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT") }
     let set: ImpactSet = try choice(impacts, flag: "--impacts")
     let box: ImpactBox = try choice(impactBox, flag: "--impact-box")
+    try checkLineMM(lineMM)
     var settings = RefinerSettings.shipped
     // Each refiner setting the command line overrides: value, flag, allowed range, what it sets.
     let overrides: [(Double?, String, ClosedRange<Double>, WritableKeyPath<RefinerSettings, Double>)] = [
@@ -106,7 +111,7 @@ struct EvalArchery: ParsableCommand {
     }
     let e: ArcheryEvaluation
     do {
-      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], face: face, impacts: set,
+      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], face: face, lineMM: lineMM, impacts: set,
                                     truthBox: box, refiner: refiner, refinerSettings: settings,
                                     photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }

@@ -23,6 +23,9 @@ struct RunCommand: ParsableCommand {
   @Option(help: "Face id or alias.") var face: String = "10_zone"
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional) var diameterCm: Double?
   @Option(help: "Boundary rule.") var rule: String = "inclusive"
+  @Option(name: .customLong("line-mm"), parsing: .unconditional,
+          help: "Printed ring-line width in mm the target fit expects (0: ring edges taken as zone boundaries).")
+  var lineMM: Double = Face.printedLineMM
   @Option(help: "Detection-time arithmetic: double, float32, float32-native.") var precision: String = "float32-native"
   @Option(help: "An ONNX detector (default: Models/arrow-detector.onnx when present).") var model: String?
   @Option(help: "An arrow refiner ONNX (e.g. Models/arrow-refiner.onnx): a second look at each candidate at the photo's resolution; off by default, as in the apps.")
@@ -53,6 +56,7 @@ struct RunCommand: ParsableCommand {
     default: throw CLIError(message: "--kind '\(kind)' is unknown: expected archery, setcards or obstacles")
     }
     guard let image else { throw CLIError(message: "--image is required for --kind archery") }
+    try checkLineMM(lineMM)
     try OutputPaths.checkWritable(out, flag: "--out")
     let photo: RGBA8Image
     do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
@@ -69,6 +73,7 @@ struct RunCommand: ParsableCommand {
     var req = RunRequest(image: photo, profile: prof, face: f, diameterCm: diameterCm, rule: r,
                          detector: try detectorSource(), expectedArrows: expectedArrows)
     req.precision = p
+    req.lineMM = lineMM
     req.seed = seed
     req.timestamp = clock
     if let refiner {

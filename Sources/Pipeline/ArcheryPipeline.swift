@@ -60,7 +60,7 @@ public enum ArcheryPipeline {
       let ext = r.face.layoutHalfExtent
       hint = FittedEllipse(cx: t.box.centerX, cy: t.box.centerY, a: t.box.width / 2 / ext.x, b: t.box.height / 2 / ext.y, angleDeg: 0)
     }
-    let lines = r.face.lineWidth(diameterCm: r.diameterCm)
+    let lines = r.face.lineWidth(diameterCm: r.diameterCm, lineMM: r.lineMM)
     var target: TargetFit? = failure == nil ? TargetLocator.locate(r.image, face: r.face, hint: hint, lineWidth: lines) : nil
     if let t = target, t.method == "hint" {
       // No face box and no ring edges anywhere: the photo shows no target.

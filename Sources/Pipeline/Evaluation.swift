@@ -91,10 +91,11 @@ public struct ArrowFailure: Sendable, Hashable {
 /// `truthBox` says): the ceiling the rest of the pipeline (NMS, target fit,
 /// rectification, scoring) allows. `photo` sees each photo with its index, to
 /// keep the ones the failures and extras point at. `face` names the face drawn
-/// and scored (the shipped detector was trained on every face the catalog has).
+/// and scored (the shipped detector was trained on every face the catalog has);
+/// `lineMM` is the line width the target fit expects (the photos print 1.6 mm).
 public enum ArcheryEvaluator {
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,
-                         face faceName: String = "10_zone", impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
+                         face faceName: String = "10_zone", lineMM: Double = Face.printedLineMM, impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
                          refinerSettings: RefinerSettings = .shipped,
                          photo: ((Int, RGBA8Image) throws -> Void)? = nil) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
@@ -120,6 +121,7 @@ public enum ArcheryEvaluator {
       var req = RunRequest(image: synth.image, profile: prof, face: face, diameterCm: synth.truth.scene.diameterCm,
                            rule: .inclusive, detector: detector, expectedArrows: truth.count)
       req.precision = .double
+      req.lineMM = lineMM
       req.refiner = second
       req.gestures = [.confirm]
       let r = try ArcheryPipeline.run(req)

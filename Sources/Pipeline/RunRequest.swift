@@ -70,6 +70,10 @@ public struct RunRequest: Sendable {
   /// Arithmetic of the detection-time score (seed 000's `DetectedArrow` is Float).
   public var precision: Precision = .float32Native
   public var arrowMM: Double = 5.5
+  /// Printed ring-line width (mm) the target fit expects each ring edge to be
+  /// offset by half of; 0 takes the zone-colour steps as the zone boundaries (the
+  /// fit before session 8, every ring half a line too large).
+  public var lineMM: Double = Face.printedLineMM
   public var spots: SpotRule = .nearest
   public var detector: DetectorSource
   /// A second look at each arrow candidate at the photo's resolution (nil: the

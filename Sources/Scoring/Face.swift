@@ -106,8 +106,8 @@ public struct Face: Sendable, Hashable {
   public static let printedLineMM = 1.6
 
   /// A printed ring line's width as a fraction of the outer scoring radius.
-  public func lineWidth(diameterCm: Double) -> Double {
-    Face.printedLineMM / spotRadiusMM(diameterCm: diameterCm)
+  public func lineWidth(diameterCm: Double, lineMM: Double = Face.printedLineMM) -> Double {
+    lineMM / spotRadiusMM(diameterCm: diameterCm)
   }
 
 }

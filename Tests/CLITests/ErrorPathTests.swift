@@ -36,6 +36,8 @@ struct ErrorPathTests {
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--merge-px", "-2"], mentions: "-2"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--trust-px", "100"], mentions: "100"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--face", "nope"], mentions: "nope"),
+    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--line-mm", "-1"], mentions: "-1"),
+    Case(args: ["run", "--image", "OUT/none.png", "--line-mm", "50", "--out", "OUT/r.json"], mentions: "50"),
   ]
 
   @Test(arguments: cases)

@@ -149,6 +149,22 @@ struct PipelineTests {
     }
   }
 
+  /// Seeds 7_100_008 and 7_100_011 hold arrows within 0.1 % of a ring line. A fit
+  /// that takes the zone-colour steps for the zone boundaries (`lineMM: 0`) puts
+  /// its rings half a line too wide, so from true boxes it measures those arrows
+  /// short of the line and misscores them; expecting the printed line scores them right.
+  @Test func printedLineWidthScoresTheLineArrows() throws {
+    let naive = try ArcheryEvaluator.run(images: 4, seed: 7_100_008, model: "truth", profile: "ios", width: 1280, height: 960, lineMM: 0)
+    let aware = try ArcheryEvaluator.run(images: 4, seed: 7_100_008, model: "truth", profile: "ios", width: 1280, height: 960)
+    #expect(naive.matched == naive.truthArrows && aware.matched == aware.truthArrows)
+    #expect(naive.failures.count >= 2, "\(naive.failures.count) line arrows misscored without the line width")
+    for f in naive.failures {
+      let m = try #require(f.detected)
+      #expect(f.kind == .misscored && m.distance < f.truthDistance && f.truthDistance - m.distance < 0.005)
+    }
+    #expect(aware.scoresCorrect == aware.truthArrows && aware.failures.isEmpty)
+  }
+
   @Test func evaluationMatchesTheClosestPairsFirst() {
     // Two touching arrows; the first truth's nearest detection is its neighbour's.
     let truth = [(x: 100.0, y: 100.0), (x: 106.0, y: 100.0), (x: 300.0, y: 300.0)]
