@@ -111,8 +111,8 @@ struct EvalArchery: ParsableCommand {
     }
     let e: ArcheryEvaluation
     do {
-      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1], face: face, lineMM: lineMM, impacts: set,
-                                    truthBox: box, refiner: refiner, refinerSettings: settings,
+      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1],
+                                    face: face, lineMM: lineMM, impacts: set, truthBox: box, refiner: refiner, refinerSettings: settings,
                                     photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }

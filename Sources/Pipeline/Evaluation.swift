@@ -95,7 +95,8 @@ public struct ArrowFailure: Sendable, Hashable {
 /// `lineMM` is the line width the target fit expects (the photos print 1.6 mm).
 public enum ArcheryEvaluator {
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,
-                         face faceName: String = "10_zone", lineMM: Double = Face.printedLineMM, impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
+                         face faceName: String = "10_zone", lineMM: Double = Face.printedLineMM,
+                         impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
                          refinerSettings: RefinerSettings = .shipped,
                          photo: ((Int, RGBA8Image) throws -> Void)? = nil) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
