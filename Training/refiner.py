@@ -209,7 +209,7 @@ def train(args):
             state = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
             print(f"--init-partial: {len(state)} of {len(own)} tensors from {args.init}", flush=True)
         model.load_state_dict(state, strict=not args.init_partial)
-    weights = None
+    cdf = None
     if args.oversample_pairs != 1:
         if not peak or not 0 < args.oversample_pairs <= 10:
             raise SystemExit(f"--oversample-pairs {args.oversample_pairs}: expected 0 < k <= 10 with --arch peak or peakpair")
@@ -217,8 +217,7 @@ def train(args):
         d = np.hypot(E[:, 0, 0] - E[:, 1, 0], E[:, 0, 1] - E[:, 1, 1]) if E.shape[1] > 1 else np.full(len(E), np.nan)
         central = (np.abs(np.nan_to_num(E[:, :2], nan=1e9)) <= P.CELLS / 4).all((1, 2)) if E.shape[1] > 1 else np.zeros(len(E), bool)
         paired = np.nan_to_num(d, nan=1e9) <= P.PAIR_R
-        weights = np.where(paired & central, args.oversample_pairs, 1.0)
-        weights /= weights.sum()
+        cdf = np.cumsum(np.where(paired & central, args.oversample_pairs, 1.0))
         print(f"--oversample-pairs {args.oversample_pairs}: {int((paired & central).sum())} paired crops", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     t0 = time.time()
@@ -226,7 +225,10 @@ def train(args):
         lr = args.lr * min(1.0, step / 100) * 0.5 * (1 + math.cos(math.pi * (step - 1) / args.steps))
         for g in opt.param_groups:
             g["lr"] = lr
-        idx = rng.choice(len(X), args.batch, p=weights) if weights is not None else rng.integers(0, len(X), args.batch)
+        if cdf is not None:  # weighted draw: the cumulative weights are summed once, before the loop
+            idx = np.minimum(np.searchsorted(cdf, rng.random(args.batch) * cdf[-1], side="right"), len(X) - 1)
+        else:
+            idx = rng.integers(0, len(X), args.batch)
         x = torch.from_numpy(X[idx]).float().div(255)
         y = torch.from_numpy(Y[idx]).clone()
         e = torch.from_numpy(E[idx]).clone()

@@ -45,9 +45,9 @@ public struct TargetFit: Sendable, Hashable {
 public enum TargetLocator {
   /// Locates the face of `face` in `image`, starting from `hint`. `lineWidth`
   /// (fraction of the outer radius, `Face.lineWidth(diameterCm:)`) is how wide the
-  /// printed ring lines are: an edge is found on one side of its line, so without
-  /// it (0) the fit is off by half a line.
-  public static func locate(_ image: RGBA8Image, face: Face, hint: FittedEllipse?, lineWidth: Double = 0) -> TargetFit {
+  /// printed ring lines are: an edge is found on one side of its line, so with 0
+  /// the fit is off by half a line. No default: every caller says which it means.
+  public static func locate(_ image: RGBA8Image, face: Face, hint: FittedEllipse?, lineWidth: Double) -> TargetFit {
     if let hint { return refine(image, face: face, start: hint, method: "box", lineWidth: lineWidth) }
     // No box: try a few sizes about the image centre and keep the tightest fit.
     let side = Double(min(image.width, image.height))
@@ -117,7 +117,7 @@ public enum TargetLocator {
   /// edge, so the step is at its inner side (r − w/2) when the line's own step
   /// from the inner zone is the larger one in the expected direction (a black
   /// line before a black zone), else at its outer side (a black line after one).
-  static func contrastEdges(_ face: Face, lineWidth: Double = 0) -> [(radius: Double, darkerInside: Bool)] {
+  static func contrastEdges(_ face: Face, lineWidth: Double) -> [(radius: Double, darkerInside: Bool)] {
     func luma(_ c: RGB8) -> Double { 0.299 * Double(c.r) + 0.587 * Double(c.g) + 0.114 * Double(c.b) }
     var edges: [(step: Double, radius: Double, darker: Bool)] = []
     for i in 0..<(face.zones.count - 1) {

@@ -91,7 +91,8 @@ public struct ArrowFailure: Sendable, Hashable {
 /// `truthBox` says): the ceiling the rest of the pipeline (NMS, target fit,
 /// rectification, scoring) allows. `photo` sees each photo with its index, to
 /// keep the ones the failures and extras point at. `face` names the face drawn
-/// and scored (the shipped detector was trained on every face the catalog has);
+/// and scored (a quarter of the shipped detector's training scenes are 10-zone,
+/// the rest nine other faces: `Dataset`'s list);
 /// `lineMM` is the line width the target fit expects (the photos print 1.6 mm).
 public enum ArcheryEvaluator {
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,

@@ -19,7 +19,7 @@ struct TargetLocatorLineTests {
   func edgeSitsOnTheLinesVisibleSide(face name: String, boundary: Double, side: Double) throws {
     let face = try FaceCatalog.face(named: name)
     let w = face.lineWidth(diameterCm: face.diametersCm[0])
-    let plain = TargetLocator.contrastEdges(face)
+    let plain = TargetLocator.contrastEdges(face, lineWidth: 0)
     let lined = TargetLocator.contrastEdges(face, lineWidth: w)
     let i = try #require(plain.firstIndex { abs($0.radius - boundary) < 1e-9 }, "\(name): no edge at \(boundary)")
     #expect(abs(lined[i].radius - (boundary + side * w / 2)) < 1e-12, "\(name) \(boundary): \(lined[i].radius)")
@@ -34,11 +34,7 @@ struct TargetLocatorLineTests {
       var s = SceneSpec(face: "10_zone", seed: seed, size: ImageSize(width: 1280, height: 960), arrowCount: 8)
       s.camera.tiltDeg = 15
       let r = try Synthesizer.render(s)
-      let face = r.truth.scene.face
-      let box = r.truth.targetBox
-      let hint = FittedEllipse(cx: (box[0] + box[2]) / 2, cy: (box[1] + box[3]) / 2, a: (box[2] - box[0]) / 2, b: (box[3] - box[1]) / 2, angleDeg: 0)
-      let w = lineAware ? face.lineWidth(diameterCm: r.truth.scene.diameterCm) : 0
-      let fit = TargetLocator.locate(r.image, face: face, hint: hint, lineWidth: w)
+      let fit = TargetLocator.locate(r.image, face: r.truth.scene.face, hint: r.boxHint, lineWidth: lineAware ? r.lineWidth : 0)
       for a in r.truth.arrows {
         let d = (a.normalizedX * a.normalizedX + a.normalizedY * a.normalizedY).squareRoot()
         guard d > 0.2 else { continue }

@@ -28,7 +28,7 @@ struct TargetLocatorTests {
     // Hint from a rough box, 8 px off.
     let hint = FittedEllipse(cx: (box[0] + box[2]) / 2 + 8, cy: (box[1] + box[3]) / 2 - 8,
                              a: (box[2] - box[0]) / 2, b: (box[3] - box[1]) / 2, angleDeg: 0)
-    let fit = TargetLocator.locate(r.image, face: r.truth.scene.face, hint: hint, lineWidth: r.truth.scene.face.lineWidth(diameterCm: r.truth.scene.diameterCm))
+    let fit = TargetLocator.locate(r.image, face: r.truth.scene.face, hint: hint, lineWidth: r.lineWidth)
     #expect(fit.method.hasPrefix("ring-edges") && fit.edgePoints > 100)
     // Under perspective the ring-0.8 ellipse's centre differs slightly from the outer one's.
     let ring = fit.ellipse.scaled(0.8)
@@ -62,9 +62,7 @@ struct RectificationTests {
     s.arrows = [ArrowSpec(x: 0.8, y: 0.1, style: .hole), ArrowSpec(x: -0.7, y: -0.5, style: .hole), ArrowSpec(x: 0.1, y: 0.9, style: .hole),
                 ArrowSpec(x: -0.3, y: 0.6, style: .hole), ArrowSpec(x: 0.05, y: 0.0, style: .hole)]
     let r = try Synthesizer.render(s)
-    let box = r.truth.targetBox
-    let hint = FittedEllipse(cx: (box[0] + box[2]) / 2, cy: (box[1] + box[3]) / 2, a: (box[2] - box[0]) / 2, b: (box[3] - box[1]) / 2, angleDeg: 0)
-    let fit = TargetLocator.locate(r.image, face: r.truth.scene.face, hint: hint, lineWidth: r.truth.scene.face.lineWidth(diameterCm: r.truth.scene.diameterCm))
+    let fit = TargetLocator.locate(r.image, face: r.truth.scene.face, hint: r.boxHint, lineWidth: r.lineWidth)
     #expect(fit.rectification != nil && fit.method == "ring-edges-rectified")
     let centre = r.truth.scene.camera.project(u: 0, v: 0)
     #expect(hypot(fit.centerX - centre.x, fit.centerY - centre.y) < 1.0, "centre \(fit.centerX),\(fit.centerY) vs \(centre)")
@@ -90,9 +88,7 @@ struct RectificationTests {
     var s = SceneSpec(face: "10_zone", seed: seed, size: ImageSize(width: 1280, height: 960), arrowCount: 6)
     s.camera.tiltDeg = tilt
     let r = try Synthesizer.render(s)
-    let box = r.truth.targetBox
-    let hint = FittedEllipse(cx: (box[0] + box[2]) / 2, cy: (box[1] + box[3]) / 2, a: (box[2] - box[0]) / 2, b: (box[3] - box[1]) / 2, angleDeg: 0)
-    let fit = TargetLocator.locate(r.image, face: r.truth.scene.face, hint: hint, lineWidth: r.truth.scene.face.lineWidth(diameterCm: r.truth.scene.diameterCm))
+    let fit = TargetLocator.locate(r.image, face: r.truth.scene.face, hint: r.boxHint, lineWidth: r.lineWidth)
     #expect(fit.method == "ring-edges-rectified")
     var worst = 0.0
     for a in r.truth.arrows {
