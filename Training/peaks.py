@@ -17,32 +17,36 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-CELLS = 48          # heatmap side; one cell per input px of the 48 px window
-SIGMA = 0.8         # Gaussian around each entry, in cells
-OFFSET_REACH = 1.5  # cells within this (each axis) of an entry learn its offset
+WINDOW = 48.0       # window side in input px (refiner_nets.WINDOW)
+CELLS = 48          # heatmap side of the 48x48 maps; one cell per input px of the window
+SIGMA = 0.8         # Gaussian around each entry, in input px (0.8 cells at 48, 1.6 at 96)
+OFFSET_REACH = 1.5  # input px: cells within this (each axis) of an entry learn its offset
 PAIR_R = 2.5        # input px: an entry with another this close is one of a touching pair
 
 
-def cell_axis():
-    """(CELLS,) centres of one heatmap axis, in input px from the window centre."""
-    return torch.arange(CELLS, dtype=torch.float32) + 0.5 - CELLS / 2
+def cell_axis(cells=CELLS):
+    """(cells,) centres of one heatmap axis, in input px from the window centre:
+    a map `cells` wide over the WINDOW px window (1 px cells at 48, 0.5 px at 96)."""
+    return (torch.arange(cells, dtype=torch.float32) + 0.5 - cells / 2) * (WINDOW / cells)
 
 
-def targets(entries):
+def targets(entries, cells=CELLS):
     """entries: (B, K, 2) float tensor of entry offsets in input px, NaN-padded.
     Returns heat (B, H, W) in [0, 1] with exactly 1 at each entry's own cell,
-    offsets (B, 2, H, W) to the nearest entry, and where they count (B, H, W)."""
+    offsets (B, 2, H, W) to the nearest entry, and where they count (B, H, W);
+    H = W = cells."""
     valid = ~torch.isnan(entries[..., 0])
     e = torch.nan_to_num(entries, nan=1e4)
-    c = cell_axis()
+    c = cell_axis(cells)
+    k = cells / WINDOW  # cells per input px
     dx = c[None, None, None, :] - e[..., 0, None, None]      # B, K, 1, W
     dy = c[None, None, :, None] - e[..., 1, None, None]      # B, K, H, 1
     d2 = dx * dx + dy * dy                                   # B, K, H, W
     d2 = torch.where(valid[..., None, None], d2, torch.full_like(d2, 1e8))
     heat = torch.exp(-d2 / (2 * SIGMA * SIGMA)).amax(1)
-    ix = torch.floor(e[..., 0] + CELLS / 2).long()
-    iy = torch.floor(e[..., 1] + CELLS / 2).long()
-    inside = valid & (ix >= 0) & (ix < CELLS) & (iy >= 0) & (iy < CELLS)
+    ix = torch.floor((e[..., 0] + WINDOW / 2) * k).long()
+    iy = torch.floor((e[..., 1] + WINDOW / 2) * k).long()
+    inside = valid & (ix >= 0) & (ix < cells) & (iy >= 0) & (iy < cells)
     b = torch.arange(len(e))[:, None].expand_as(ix)
     heat[b[inside], iy[inside], ix[inside]] = 1.0
     near = d2.argmin(1, keepdim=True)                        # B, 1, H, W
@@ -53,7 +57,7 @@ def targets(entries):
     return heat, torch.stack([ox, oy], 1), reach, near[:, 0]
 
 
-def pair_targets(entries, near):
+def pair_targets(entries, near, cells=CELLS):
     """For the pair channels: whether each cell's nearest entry has a partner
     within PAIR_R (B, H, W), and the offset from the cell's centre to that
     partner (B, 2, H, W)."""
@@ -67,7 +71,7 @@ def pair_targets(entries, near):
     flat = near.flatten(1)
     has = torch.gather(dmin <= PAIR_R, 1, flat).view_as(near)
     pk = torch.gather(partner, 1, flat)
-    c = cell_axis()
+    c = cell_axis(cells)
     px = torch.gather(e[..., 0], 1, pk).view_as(near) - c[None, None, :]
     py = torch.gather(e[..., 1], 1, pk).view_as(near) - c[None, :, None]
     return has.float(), torch.stack([px, py], 1)
@@ -79,7 +83,8 @@ def loss(raw, entries):
     of the cells near an entry. raw: (B, 3, H, W) logits and offsets, or
     (B, 6, H, W) with a touching-pair probability and the partner's offset, whose
     BCE and L1 (on the cells near an entry) join the second term."""
-    heat, off, reach, near = targets(entries)
+    cells = raw.shape[-1]
+    heat, off, reach, near = targets(entries, cells)
     p = torch.sigmoid(raw[:, 0]).clamp(1e-6, 1 - 1e-6)
     pos = heat >= 1.0
     lpos = -((1 - p) ** 2 * torch.log(p))[pos].sum()
@@ -89,7 +94,7 @@ def loss(raw, entries):
     m = reach[:, None].expand_as(off)
     loff = F.l1_loss(raw[:, 1:3][m], off[m]) if m.any() else raw.sum() * 0
     if raw.shape[1] == 6 and reach.any():
-        has, poff = pair_targets(entries, near)
+        has, poff = pair_targets(entries, near, cells)
         loff = loff + F.binary_cross_entropy_with_logits(raw[:, 3][reach], has[reach], pos_weight=torch.tensor(4.0))
         pm = (reach & (has > 0))[:, None].expand_as(poff)
         if pm.any():
@@ -107,7 +112,7 @@ def peaks(out, accept, trust, pair_accept=1.1):
     None. As ArrowRefinement+Peaks.swift."""
     prob = out[0]
     h, w = prob.shape
-    c = np.arange(w) + 0.5 - w / 2
+    c = (np.arange(w) + 0.5 - w / 2) * (WINDOW / w)
     found = []
     for i in range(h):
         if abs(c[i]) > trust:

@@ -175,7 +175,7 @@ def train(args):
     torch.set_num_threads(args.threads)
     D.seed_all(args.seed)
     rng = np.random.default_rng(args.seed)
-    peak = args.arch in ("peak", "peakpair")
+    peak = args.arch in ("peak", "peakpair", "peakpair96")
     xs, ys, es = [], [], []
     for c in args.crops:
         z = np.load(c)
@@ -299,7 +299,8 @@ def main():
     t.add_argument("--threads", type=int, default=1)
     t.add_argument("--arch", default="fc", choices=sorted(ARCHS), help="fc: offsets from a fully connected head; "
                    "heat: soft-argmax of a 24x24 heatmap; heat2: of a 48x48 one; peak: every entry "
-                   "as a 48x48 map's local maxima (peaks.py); peakpair: peak plus each entry's touching partner")
+                   "as a 48x48 map's local maxima (peaks.py); peakpair: peak plus each entry's touching partner; "
+                   "peakpair96: peakpair's map at 96x96 (0.5 px cells)")
     t.add_argument("--save-every", type=int, default=500)
     t.add_argument("--init", help="start from these weights (same --arch)")
     t.add_argument("--init-partial", action="store_true",

@@ -130,4 +130,40 @@ class PairPeakRefiner(PeakRefiner):
         return torch.cat([torch.sigmoid(r[:, :1]), r[:, 1:3], torch.sigmoid(r[:, 3:4]), r[:, 4:]], 1)
 
 
-ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner, "peak": PeakRefiner, "peakpair": PairPeakRefiner}
+class PairPeakRefiner96(PairPeakRefiner):
+    """PairPeakRefiner with its map at 96x96 (cells 0.5 input px, one photo px at
+    1280x960), so two touching entries 1.5 input px apart are three cells apart and
+    both survive as local maxima. The 48x48 map stays inside as a prior: its logits
+    and offsets, upsampled, plus a correction from a stride-1 branch and the 48x48
+    head's last features. The correction's last layer starts at zero, so training
+    starts from the 48x48 model's function (--init-partial from a peakpair run):
+    `parity` moves each offset from the coarse cell's centre to the fine one's.
+    Output (1, 6, 96, 96), channels as PairPeakRefiner's."""
+
+    def __init__(self):
+        super().__init__()
+        self.s1 = nn.Sequential(CBR(3, 8), CBR(8, 8))                                            # 96x96
+        self.fine = nn.Sequential(nn.Conv2d(24, 16, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU(),
+                                  CBR(16, 16), nn.Conv2d(16, 6, 1))
+        with torch.no_grad():
+            self.fine[-1].weight.zero_()
+            self.fine[-1].bias.zero_()
+        n = CROP
+        # fine cell j's centre is a quarter input px before (j even) or after (j odd) its coarse cell's
+        q = torch.tensor([0.25 if j % 2 == 0 else -0.25 for j in range(n)])
+        par = torch.zeros(1, 6, n, n)
+        for ch in (1, 4):
+            par[0, ch] = q[None, :]
+        for ch in (2, 5):
+            par[0, ch] = q[:, None]
+        self.register_buffer("parity", par)
+
+    def raw(self, x):
+        a = self.s4(x)
+        h = self.heat[:-1](self.heat_input(x, a, self.s16(a)))
+        coarse = self.up2(self.heat[-1](h)) + self.parity
+        return coarse + self.fine(torch.cat([self.s1(x), self.up2(h)], 1))
+
+
+ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner, "peak": PeakRefiner, "peakpair": PairPeakRefiner,
+         "peakpair96": PairPeakRefiner96}

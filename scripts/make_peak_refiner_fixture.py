@@ -3,7 +3,9 @@
 (output [1, 3, 48, 48] whatever the crop: a zero-weight Conv plus a fixed map) to
 test peak decoding through the pipeline without a trained model.
 
-The map (cells one input px, cell (i, j) centred at (j + 0.5 - 24, i + 0.5 - 24)):
+The map (cells one input px, cell (i, j) centred at (j + 0.5 - 24, i + 0.5 - 24);
+with --cells 96, refiner-peaks96.onnx, the same points on a 96x96 map of 0.5 px
+cells, each in the cell that holds it, its right-hand neighbour likewise):
   (24, 25) p 0.9, offset (+0.25, -0.25) -> entry (+1.75, +0.25)   kept
   (24, 26) p 0.7                                                   its neighbour, not a peak
   (24, 22) p 0.8, offset (0, 0)         -> entry (-1.5, +0.5)      kept
@@ -11,7 +13,7 @@ The map (cells one input px, cell (i, j) centred at (j + 0.5 - 24, i + 0.5 - 24)
   (30, 24) p 0.4                         centre (0.5, 6.5)         below an accept of 0.5
 With --gate P it also answers `window` = [P, 0, 0] (a gated refiner, as
 `refiner.py bundle` makes).
-Usage: python scripts/make_peak_refiner_fixture.py OUT.onnx [--gate P]  (needs the onnx package)
+Usage: python scripts/make_peak_refiner_fixture.py OUT.onnx [--gate P] [--cells 96]  (needs the onnx package)
 """
 import argparse
 
@@ -19,18 +21,25 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-m = np.zeros((1, 3, 48, 48), np.float32)
-for (i, j), p, dx, dy in [((24, 25), 0.9, 0.25, -0.25), ((24, 26), 0.7, 0, 0), ((24, 22), 0.8, 0, 0),
-                          ((24, 44), 0.95, 0, 0), ((30, 24), 0.4, 0, 0)]:
-    m[0, :, i, j] = (p, dx, dy)
 ap = argparse.ArgumentParser()
 ap.add_argument("out")
 ap.add_argument("--gate", type=float)
+ap.add_argument("--cells", type=int, default=48, choices=(48, 96))
 a = ap.parse_args()
-w = np.zeros((3, 3, 2, 2), np.float32)
-nodes = [helper.make_node("Conv", ["crop", "w"], ["zero"], kernel_shape=[2, 2], strides=[2, 2]),
+n, cs = a.cells, 48.0 / a.cells
+m = np.zeros((1, 3, n, n), np.float32)
+# (x, y) input px from the window centre; a cell's offset is the point minus its centre
+for (x, y), p, right in [((1.75, 0.25), 0.9, 0.7), ((-1.5, 0.5), 0.8, None), ((20.5, 0.5), 0.95, None),
+                         ((0.5, 6.5), 0.4, None)]:
+    j, i = int(np.floor((x + 24) / cs)), int(np.floor((y + 24) / cs))
+    m[0, :, i, j] = (p, x - ((j + 0.5) * cs - 24), y - ((i + 0.5) * cs - 24))
+    if right is not None:
+        m[0, 0, i, j + 1] = right
+k = 96 // n  # the zero Conv's stride, so its output is the map's size
+w = np.zeros((3, 3, k, k), np.float32)
+nodes = [helper.make_node("Conv", ["crop", "w"], ["zero"], kernel_shape=[k, k], strides=[k, k]),
          helper.make_node("Add", ["zero", "map"], ["refined"])]
-outputs = [helper.make_tensor_value_info("refined", TensorProto.FLOAT, [1, 3, 48, 48])]
+outputs = [helper.make_tensor_value_info("refined", TensorProto.FLOAT, [1, 3, n, n])]
 inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(m, "map")]
 if a.gate is not None:
     nodes += [helper.make_node("GlobalAveragePool", ["zero"], ["pooled"]),

@@ -55,7 +55,7 @@ public struct ArrowRefiner: Sendable {
 enum ArrowRefinement {
   /// Each candidate's window through the refiner. A one-answer refiner
   /// ([probability, dx, dy]) keeps the candidate if probable enough and moves it;
-  /// a peak refiner ([1, 3, H, W], see `peaks`) turns it into every entry its
+  /// a peak refiner ([1, 3 or 6, H, W] over the whole window, see `peaks`) turns it into every entry its
   /// window shows. Kept points take the refiner's probability as confidence;
   /// points that land together are merged.
   static func run(_ arrows: [Detection], image: RGBA8Image, refiner: ArrowRefiner) throws -> [Detection] {
@@ -83,8 +83,9 @@ enum ArrowRefinement {
       if o.scalars.count == 3 {
         found = Double(o.scalars[0]) >= s.accept ? [Peak(x: Double(o.scalars[1]), y: Double(o.scalars[2]), p: Double(o.scalars[0]))] : []
       } else if o.shape.count == 4, o.shape[0] == 1, o.shape[1] == 3 || o.shape[1] == 6 {
-        found = peaks(o.scalars, channels: o.shape[1], height: o.shape[2], width: o.shape[3], accept: s.accept, trust: s.trustInputPx,
-                      pairAccept: s.pairAccept)
+        // the map covers the whole window: its cells are the window's side over its width
+        found = peaks(o.scalars, channels: o.shape[1], height: o.shape[2], width: o.shape[3], cell: s.windowInputPx / Double(o.shape[3]),
+                      accept: s.accept, trust: s.trustInputPx, pairAccept: s.pairAccept)
       } else {
         throw PipelineError("refiner '\(refiner.name)' output has shape \(o.shape): expected [probability, dx, dy] or [1, 3 or 6, H, W]")
       }

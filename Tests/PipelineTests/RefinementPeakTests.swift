@@ -1,6 +1,7 @@
 import Detection
 import Foundation
 import Testing
+import TestSupport
 @testable import Pipeline
 
 /// Peak refiners ([1, 3, H, W] outputs): which cells count as entries, and how
@@ -17,18 +18,18 @@ struct RefinementPeakTests {
                  0.0, 0.5, 0.0, 0.0,
                  0.0, 0.0, 0.0, 0.7,
                  0.8, 0.0, 0.0, 0.0])
-    let all = ArrowRefinement.peaks(v, height: 4, width: 4, accept: 0.5, trust: 2)
+    let all = ArrowRefinement.peaks(v, height: 4, width: 4, cell: 1, accept: 0.5, trust: 2)
     // (0,1) 0.9 top; (0,2) 0.6 and (1,1) 0.5 are its neighbours; (2,3) 0.7 and (3,0) 0.8 stand alone
     #expect(all.map(\.p) == [0.9, 0.7, 0.8].map { Double(Float($0)) })
     let e = ArrowRefinement.Peak(x: -0.5 + Double(Float(0.1)), y: -1.5 + Double(Float(-0.2)), p: Double(Float(0.9)))
     #expect(all.first == e)
     // trust 1: only cells centred within ±1 (rows and columns 1-2) can be entries, so
     // the three peaks go; (1,1) 0.5 is read but its untrusted neighbour (0,1) still outranks it
-    #expect(ArrowRefinement.peaks(v, height: 4, width: 4, accept: 0.5, trust: 1).isEmpty)
+    #expect(ArrowRefinement.peaks(v, height: 4, width: 4, cell: 1, accept: 0.5, trust: 1).isEmpty)
     var lone = v
     lone[1] = 0.4; lone[2] = 0.4
-    #expect(ArrowRefinement.peaks(lone, height: 4, width: 4, accept: 0.5, trust: 1).map(\.p) == [Double(Float(0.5))])
-    #expect(ArrowRefinement.peaks(v, height: 4, width: 4, accept: 0.95, trust: 2).isEmpty)
+    #expect(ArrowRefinement.peaks(lone, height: 4, width: 4, cell: 1, accept: 0.5, trust: 1).map(\.p) == [Double(Float(0.5))])
+    #expect(ArrowRefinement.peaks(v, height: 4, width: 4, cell: 1, accept: 0.95, trust: 2).isEmpty)
   }
 
   @Test func equalNeighboursAreBothReported() {
@@ -37,7 +38,7 @@ struct RefinementPeakTests {
                  0.0, 0.6, 0.6, 0.0,
                  0.0, 0.0, 0.0, 0.0,
                  0.0, 0.0, 0.0, 0.0])
-    #expect(ArrowRefinement.peaks(v, height: 4, width: 4, accept: 0.5, trust: 2).count == 2)
+    #expect(ArrowRefinement.peaks(v, height: 4, width: 4, cell: 1, accept: 0.5, trust: 2).count == 2)
   }
 
   /// Every candidate window yields the fixture's two entries; the wide duplicate's
@@ -56,6 +57,24 @@ struct RefinementPeakTests {
         #expect(near.count == 1)
         #expect(near.first?.confidence == Double(Float(p)))
       }
+    }
+  }
+
+  /// A 96x96 map holding the same points in 0.5 px cells gives the same arrows:
+  /// the pipeline reads the cell size from the map's width, not a fixed 1 px.
+  @Test func aFinerMapGivesTheSameEntries() throws {
+    var (req, _) = try RefinementTests().request(refiner: "refiner-peaks.onnx")
+    req.refiner?.settings.mergeInputPx = 2.5
+    let coarse = try ArcheryPipeline.run(req).detections
+    var (fine, _) = try RefinementTests().request(refiner: "refiner-peaks96.onnx")
+    fine.refiner?.settings.mergeInputPx = 2.5
+    let r = try ArcheryPipeline.run(fine).detections
+    #expect(!coarse.isEmpty)
+    #expect(r.count == coarse.count)
+    for (a, b) in zip(r, coarse) {
+      // both place each entry by cell centre + offset, values exact in binary
+      #expect(Tolerance.exact.accepts(Double(a.pixelX), Double(b.pixelX)) && Tolerance.exact.accepts(Double(a.pixelY), Double(b.pixelY)))
+      #expect(a.confidence == b.confidence)
     }
   }
 
@@ -79,6 +98,20 @@ struct RefinementPeakTests {
     }
   }
 
+  /// Cells of another size (a 96x96 map over a 48 px window: 0.5 px): cell
+  /// centres, the trust radius and so every entry scale with it; offsets stay in input px.
+  @Test func cellSizeScalesCentresNotOffsets() {
+    let v = map([0.2, 0.9, 0.6, 0.0,
+                 0.0, 0.5, 0.0, 0.0,
+                 0.0, 0.0, 0.0, 0.7,
+                 0.8, 0.0, 0.0, 0.0])
+    let half = ArrowRefinement.peaks(v, height: 4, width: 4, cell: 0.5, accept: 0.5, trust: 1)
+    #expect(half.map(\.p) == [0.9, 0.7, 0.8].map { Double(Float($0)) })
+    #expect(half.first == .init(x: -0.25 + Double(Float(0.1)), y: -0.75 + Double(Float(-0.2)), p: Double(Float(0.9))))
+    // trust 0.5 px keeps only the central 2x2 cells, as trust 1 did with 1 px cells
+    #expect(ArrowRefinement.peaks(v, height: 4, width: 4, cell: 0.5, accept: 0.5, trust: 0.5).isEmpty)
+  }
+
   /// Six channels: a peak whose pair probability reaches `pairAccept` also
   /// reports its partner, at the partner offset, with the smaller probability.
   @Test func aPairChannelAddsTheTouchingPartner() {
@@ -87,10 +120,10 @@ struct RefinementPeakTests {
     v[16 + 5] = 0.25; v[32 + 5] = 0  // its entry (-0.25, -0.5)
     v[48 + 5] = 0.6                  // partner probability
     v[64 + 5] = 1.5; v[80 + 5] = 0.5 // partner at (1.0, 0.0)
-    let f = { (q: Double) in ArrowRefinement.peaks(v, channels: 6, height: 4, width: 4, accept: 0.5, trust: 2, pairAccept: q) }
+    let f = { (q: Double) in ArrowRefinement.peaks(v, channels: 6, height: 4, width: 4, cell: 1, accept: 0.5, trust: 2, pairAccept: q) }
     #expect(f(0.7) == [.init(x: -0.25, y: -0.5, p: Double(Float(0.8)))])
     #expect(f(0.5) == [.init(x: -0.25, y: -0.5, p: Double(Float(0.8))), .init(x: 1.0, y: 0.0, p: Double(Float(0.6)))])
     // three channels never read a partner, whatever follows them
-    #expect(ArrowRefinement.peaks(v, channels: 3, height: 4, width: 4, accept: 0.5, trust: 2, pairAccept: 0).count == 1)
+    #expect(ArrowRefinement.peaks(v, channels: 3, height: 4, width: 4, cell: 1, accept: 0.5, trust: 2, pairAccept: 0).count == 1)
   }
 }
