@@ -19,7 +19,7 @@ struct ShippedModelTests {
     ("arrow-detector", [[1, 6, 8400]]),
     ("setcards-detector", [[1, 5, 8400]]),
     ("setcards-classifier", [[1, 12]]),
-    ("arrow-refiner", [[1, 6, 48, 48], [1, 3]]),
+    ("arrow-refiner", [[1, 6, 96, 96], [1, 3]]),
   ]
 
   static var shipped: [String] {
