@@ -3,13 +3,15 @@ entry points over the whole window instead of one answer per window.
 
 One output per window was the single-answer refiner's limit: two arrows touching
 (entries 1.5-3 input px apart) sent both their windows to the same arrow, and the
-merge kept one. Here every cell of a 48x48 map (1 input px each) says whether an
+merge kept one. Here every cell of a 48x48 map (1 input px each; 96x96 maps have
+0.5 px cells, --arch peakpair96) says whether an
 entry lies in it and where inside it, trained CenterNet-style from every entry
 the mining stored for the crop, and the pipeline keeps the local maxima.
 
-Model output (1, 3, 48, 48): channel 0 the cell's probability, channels 1-2 the
-entry's (dx, dy) from the cell's centre in input px. Cell (i, j) is centred at
-(j + 0.5 - 24, i + 0.5 - 24) input px from the window centre.
+Model output (1, 3, N, N), N = 48 or 96: channel 0 the cell's probability,
+channels 1-2 the entry's (dx, dy) from the cell's centre in input px. Cell (i, j)
+is centred at ((j + 0.5) * 48 / N - 24, (i + 0.5) * 48 / N - 24) input px from the
+window centre.
 """
 import math
 

@@ -11,8 +11,8 @@ more candidates (a low threshold) and keep the real ones, better placed.
 
 Models (refiner_nets.py): input 1x3xCROPxCROP RGB in [0,1]; a one-answer refiner
 gives (1, 3) = [probability, dx, dy], dx and dy in 640-input pixels from the window
-centre to the entry point; an entry-map refiner (--arch peak, peakpair) gives a
-48x48 map of every entry in the window (peaks.py). `bundle` puts an entry-map
+centre to the entry point; an entry-map refiner (--arch peak, peakpair, peakpair96)
+gives a 48x48 (or 96x96) map of every entry in the window (peaks.py). `bundle` puts an entry-map
 refiner and a one-answer gate in one file (refiner_eval.py, with `eval`).
 
 Usage:
