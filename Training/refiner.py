@@ -215,7 +215,7 @@ def train(args):
             raise SystemExit(f"--oversample-pairs {args.oversample_pairs}: expected 0 < k <= 10 with --arch peak or peakpair")
         # crops with two entries touching (within peaks.PAIR_R) near the centre drawn k times as often
         d = np.hypot(E[:, 0, 0] - E[:, 1, 0], E[:, 0, 1] - E[:, 1, 1]) if E.shape[1] > 1 else np.full(len(E), np.nan)
-        central = (np.abs(np.nan_to_num(E[:, :2], nan=1e9)) <= P.CELLS / 4).all((1, 2)) if E.shape[1] > 1 else np.zeros(len(E), bool)
+        central = (np.abs(np.nan_to_num(E[:, :2], nan=1e9)) <= P.WINDOW / 4).all((1, 2)) if E.shape[1] > 1 else np.zeros(len(E), bool)
         paired = np.nan_to_num(d, nan=1e9) <= P.PAIR_R
         cdf = np.cumsum(np.where(paired & central, args.oversample_pairs, 1.0))
         print(f"--oversample-pairs {args.oversample_pairs}: {int((paired & central).sum())} paired crops", flush=True)

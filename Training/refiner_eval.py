@@ -91,7 +91,7 @@ def evaluate(args):
                 looked.append((x, y, float(o[0]), float(o[1]), float(o[2])))
             else:  # every local maximum, with how far its cell is from the window centre
                 peak = True
-                for px, py, p, reach, pair in P.peaks(o, min(accepts), P.CELLS / 2, args.pair_accept):
+                for px, py, p, reach, pair in P.peaks(o, min(accepts), P.WINDOW / 2, args.pair_accept):
                     looked.append((x + px / gain, y + py / gain, p, reach))
                     if pair:
                         looked.append((x + pair[0] / gain, y + pair[1] / gain, pair[2], reach))
