@@ -19,7 +19,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-WINDOW = 48.0       # window side in input px (refiner_nets.WINDOW)
+WINDOW = 48.0       # window side in input px (refiner_nets and refiner.py take it from here)
 CELLS = 48          # heatmap side of the 48x48 maps; one cell per input px of the window
 SIGMA = 0.8         # Gaussian around each entry, in input px (0.8 cells at 48, 1.6 at 96)
 OFFSET_REACH = 1.5  # input px: cells within this (each axis) of an entry learn its offset

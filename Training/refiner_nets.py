@@ -1,12 +1,12 @@
 """The refiner networks (`refiner.py train --arch`): one-answer refiners (fc, heat,
-heat2) and entry-map refiners (peak, peakpair; their targets and decoding are in
+heat2) and entry-map refiners (peak, peakpair, peakpair96; their targets and decoding are in
 peaks.py). Input 1x3xCROPxCROP, a window WINDOW input px wide."""
 import torch
 import torch.nn as nn
 
 import peaks as P
 
-WINDOW = 48.0   # window side in 640-input pixels
+WINDOW = P.WINDOW  # window side in 640-input pixels (peaks.py holds it: it imports nothing of ours)
 CROP = 96       # crop side in pixels fed to the refiner
 OFFSET_SCALE = 8.0  # the network predicts offsets / OFFSET_SCALE
 

@@ -13,11 +13,17 @@ struct RefinementPeakTests {
     probs + [Float](repeating: 0.1, count: 16) + [Float](repeating: -0.2, count: 16)
   }
 
+  /// Three local maxima, (0,1) 0.9, (2,3) 0.7 and (3,0) 0.8, and two lower
+  /// neighbours of the first, (0,2) 0.6 and (1,1) 0.5.
+  var threePeaks: [Float] {
+    map([0.2, 0.9, 0.6, 0.0,
+         0.0, 0.5, 0.0, 0.0,
+         0.0, 0.0, 0.0, 0.7,
+         0.8, 0.0, 0.0, 0.0])
+  }
+
   @Test func localMaximaAboveAcceptWithinTrustAreEntries() {
-    let v = map([0.2, 0.9, 0.6, 0.0,
-                 0.0, 0.5, 0.0, 0.0,
-                 0.0, 0.0, 0.0, 0.7,
-                 0.8, 0.0, 0.0, 0.0])
+    let v = threePeaks
     let all = ArrowRefinement.peaks(v, height: 4, width: 4, cell: 1, accept: 0.5, trust: 2)
     // (0,1) 0.9 top; (0,2) 0.6 and (1,1) 0.5 are its neighbours; (2,3) 0.7 and (3,0) 0.8 stand alone
     #expect(all.map(\.p) == [0.9, 0.7, 0.8].map { Double(Float($0)) })
@@ -101,10 +107,7 @@ struct RefinementPeakTests {
   /// Cells of another size (a 96x96 map over a 48 px window: 0.5 px): cell
   /// centres, the trust radius and so every entry scale with it; offsets stay in input px.
   @Test func cellSizeScalesCentresNotOffsets() {
-    let v = map([0.2, 0.9, 0.6, 0.0,
-                 0.0, 0.5, 0.0, 0.0,
-                 0.0, 0.0, 0.0, 0.7,
-                 0.8, 0.0, 0.0, 0.0])
+    let v = threePeaks
     let half = ArrowRefinement.peaks(v, height: 4, width: 4, cell: 0.5, accept: 0.5, trust: 1)
     #expect(half.map(\.p) == [0.9, 0.7, 0.8].map { Double(Float($0)) })
     #expect(half.first == .init(x: -0.25 + Double(Float(0.1)), y: -0.75 + Double(Float(-0.2)), p: Double(Float(0.9))))
