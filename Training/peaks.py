@@ -146,6 +146,53 @@ def merge(points, radius):
     return kept
 
 
+# The eight symmetries of the square window as (transpose, mirror x, mirror y),
+# applied in that order; --views N reads the first N (WindowView.all in
+# Sources/Pipeline/ArrowRefinement+Views.swift).
+VIEWS = [(t, fx, fy) for t in (False, True) for fx, fy in ((False, False), (True, False), (False, True), (True, True))]
+
+
+def view_crop(c, view):
+    """c: (C, n, n) crop as `view` shows it: transposed, then mirrored left-right,
+    then top-bottom."""
+    t, fx, fy = view
+    if t:
+        c = c.transpose(0, 2, 1)
+    if fx:
+        c = c[:, :, ::-1]
+    if fy:
+        c = c[:, ::-1, :]
+    return np.ascontiguousarray(c)
+
+
+def unview(out, view):
+    """A refiner output for `view`'s crop -- a map (C, n, n) or one answer (3,) --
+    in the window's own frame: cells back where they were read from, offsets
+    (channels 1-2 and 4-5) mirrored back, then swapped back."""
+    t, fx, fy = view
+    m = np.array(out, np.float32).reshape(len(out), *(out.shape[1:] if out.ndim == 3 else (1, 1)))
+    if fy:
+        m = m[:, ::-1, :].copy()
+        m[2::3] *= -1
+    if fx:
+        m = m[:, :, ::-1].copy()
+        m[1::3] *= -1
+    if t:
+        m = m.transpose(0, 2, 1)[[0, 2, 1, 3, 5, 4][:len(m)]]
+    return np.ascontiguousarray(m).reshape(out.shape)
+
+
+def read_views(run, crop, views):
+    """run(crop (C, n, n)) -> the refiner's output for one crop; averaged over
+    `views` in the window's frame, summed in order in float32 then scaled by
+    1/len(views), as the Swift pipeline does."""
+    total = None
+    for v in views:
+        o = unview(run(view_crop(crop, v)), v)
+        total = o if total is None else total + o
+    return total * np.float32(1.0 / len(views))
+
+
 def head_bias(conv):
     """Start the probability channels near 0.01 (entries fill a few of 2304 cells;
     touching pairs are rarer still)."""

@@ -327,6 +327,8 @@ def main():
     v.add_argument("--trust", default="12", help="peak refiner: input px from the window centre a peak may lie (comma-separated)")
     v.add_argument("--gate-accept", type=float, default=0.4, help="gated refiner ('window' output): window probability its peaks need")
     v.add_argument("--pair-accept", type=float, default=1.1, help="peakpair refiner: partner probability to report it (over 1: off)")
+    v.add_argument("--views", type=int, default=1, choices=(1, 2, 4, 8),
+                   help="read each window in the first N of peaks.VIEWS, outputs averaged; the gate reads the first (as the pipeline)")
     v.add_argument("--merge", default="1.5", help="peak refiner: merge radius in input px (comma-separated)")
     v.add_argument("--limit", type=int, default=0)
     v.add_argument("--threads", type=int, default=1)

@@ -76,6 +76,9 @@ struct EvalArchery: ParsableCommand {
   var pairAccept: Double?
   @Option(name: .customLong("gate-accept"), parsing: .unconditional, help: "With a gated refiner (a 'window' output): the window probability its peaks need (default: the shipped setting).")
   var gateAccept: Double?
+  @Option(parsing: .unconditional,
+          help: "How many views of each window the refiner reads, its maps averaged: 1, 2, 4 or 8 (the first of identity, mirrors, transposes; default: the shipped setting).")
+  var views: Int?
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
   var impacts: String = "shafts"
   @Option(name: .customLong("impact-box"), help: "Box size of the 'truth' model's arrows: wide (six shaft diameters) or hole (two); it decides which touching arrows NMS merges.")
@@ -105,6 +108,9 @@ struct EvalArchery: ParsableCommand {
       }
       settings[keyPath: key] = value
     }
+    if let views {
+      do { settings.views = try WindowView.first(views) } catch { throw CLIError(message: "--views: \(error)") }
+    }
     if let photos {
       try OutputPaths.makeDirectory(photos)
       try OutputPaths.checkWritable("\(photos)/eval-0.png", flag: "--photos")
@@ -124,6 +130,7 @@ struct EvalArchery: ParsableCommand {
         "median_error_px": .double(e.medianErrorPx.isFinite ? e.medianErrorPx : -1),
         "median_error_input_px": .double(e.medianErrorInputPx.isFinite ? e.medianErrorInputPx : -1), "targets_found": .int(e.targetsFound),
         "impacts": .string(e.impacts.rawValue), "impact_box": .string(box.rawValue), "refiner": refiner.map(JSONValue.string) ?? .null,
+        "refiner_views": refiner == nil ? .null : .int(settings.views.count),
         "failures": .array(e.failures.map(failureJSON)),
         "extra_near_arrows": .int(e.extras.count(.nearArrow)), "extra_on_holes": .int(e.extras.count(.onHole)),
         "extra_elsewhere": .int(e.extras.count(.elsewhere)),

@@ -30,6 +30,9 @@ struct RunCommand: ParsableCommand {
   @Option(help: "An ONNX detector (default: Models/arrow-detector.onnx when present).") var model: String?
   @Option(help: "An arrow refiner ONNX (e.g. Models/arrow-refiner.onnx): a second look at each candidate at the photo's resolution; off by default, as in the apps.")
   var refiner: String?
+  @Option(name: .customLong("refiner-views"), parsing: .unconditional,
+          help: "How many views of each window the refiner reads, its maps averaged: 1, 2, 4 or 8 (default 1).")
+  var refinerViews: Int?
   @Option(help: "Injected raw candidates instead of a model: YAML list of {cx, cy, w, h, confidence, class} in model-input pixels.")
   var detections: String?
   @Option(name: .customLong("expected-arrows"), parsing: .unconditional) var expectedArrows: Int = 6
@@ -57,6 +60,9 @@ struct RunCommand: ParsableCommand {
     }
     guard let image else { throw CLIError(message: "--image is required for --kind archery") }
     try checkLineMM(lineMM)
+    let views: [WindowView]?
+    do { views = try refinerViews.map { try WindowView.first($0) } } catch { throw CLIError(message: "--refiner-views: \(error)") }
+    if views != nil, refiner == nil { throw CLIError(message: "--refiner-views needs --refiner: views are how the refiner reads each window") }
     try OutputPaths.checkWritable(out, flag: "--out")
     let photo: RGBA8Image
     do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
@@ -78,6 +84,7 @@ struct RunCommand: ParsableCommand {
     req.timestamp = clock
     if let refiner {
       do { req.refiner = try ArrowRefiner(contentsOf: refiner) } catch { throw CLIError(message: "--refiner '\(refiner)': \(error)") }
+      if let views { req.refiner?.settings.views = views }
     }
     let script = try gestureScript()
     req.gestures = script.effectiveSteps

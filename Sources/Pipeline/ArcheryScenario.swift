@@ -114,12 +114,14 @@ public struct DetectorSpec: Sendable, Decodable {
   public var model: String?
   /// An arrow refiner (ONNX) for a second look at each arrow candidate.
   public var refiner: String?
+  /// How many views of each window the refiner reads (`WindowView.first`); nil: the shipped setting.
+  public var refinerViews: Int?
   /// A raw output tensor written inline: `{shape: [1, 6, N], values: [...]}` (row-major).
   public var tensor: InlineTensor?
   /// A raw output tensor as a float32 `.npy` file inside the scenario tree.
   public var npy: String?
   public init() {}
-  enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, refiner, tensor, npy, targetBox = "target_box" }
+  enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, refiner, tensor, npy, targetBox = "target_box", refinerViews = "refiner_views" }
   public init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -132,6 +134,10 @@ public struct DetectorSpec: Sendable, Decodable {
     targetBox = try c.decodeIfPresent(Bool.self, forKey: .targetBox) ?? true
     model = try c.decodeIfPresent(String.self, forKey: .model)
     refiner = try c.decodeIfPresent(String.self, forKey: .refiner)
+    refinerViews = try c.decodeIfPresent(Int.self, forKey: .refinerViews)
+    if let n = refinerViews, (try? WindowView.first(n)) == nil {
+      throw DecodingError.dataCorruptedError(forKey: .refinerViews, in: c, debugDescription: "refiner_views \(n) is not a view count: expected 1, 2, 4 or 8")
+    }
     tensor = try c.decodeIfPresent(InlineTensor.self, forKey: .tensor)
     npy = try c.decodeIfPresent(String.self, forKey: .npy)
     if source == "tensor", tensor == nil, npy == nil {

@@ -26,11 +26,15 @@ public struct RefinerSettings: Sendable, Hashable {
   public var gateAccept: Double = 0.3
   /// Model-input side the window is measured in (the detector's).
   public var inputSize: Int
+  /// The views each window is read in, their maps averaged (`WindowView`); the
+  /// gate is read in the first. One view costs one refiner run per window.
+  public var views: [WindowView] = [.identity]
 
   /// What the shipped refiner (a gated pair refiner) was trained and chosen with
   /// (Models/README.md: chosen on the selection photos, seeds 7100000…).
   public static let shipped = RefinerSettings(candidateConfidence: 0.03, accept: 0.35, windowInputPx: 48, crop: 96, mergeInputPx: 1,
-                                              trustInputPx: 12, pairAccept: 0.6, gateAccept: 0.4, inputSize: 640)
+                                              trustInputPx: 12, pairAccept: 0.6, gateAccept: 0.4, inputSize: 640,
+                                              views: [.identity])
 }
 
 /// A loaded refiner model and its settings.
@@ -71,14 +75,7 @@ enum ArrowRefinement {
       let cx = Double(d.centerX), cy = Double(d.centerY)
       let crop = try Preprocess.window(rgba: image.pixels, width: image.width, height: image.height, cx: cx, cy: cy,
                                        side: s.windowInputPx * scale, out: s.crop)
-      let out = try refiner.model.run([input.name: crop], threads: 1)
-      if let gate {
-        guard let w = out[gate.name], w.scalars.count == 3 else {
-          throw PipelineError("refiner '\(refiner.name)' output 'window' is not [probability, dx, dy]")
-        }
-        guard Double(w.scalars[0]) >= s.gateAccept else { continue }
-      }
-      guard let o = out[output.name] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output.name)'") }
+      guard let o = try look(at: crop, refiner: refiner, input: input.name, output: output.name, gate: gate?.name) else { continue }
       let found: [Peak]
       if o.scalars.count == 3 {
         found = Double(o.scalars[0]) >= s.accept ? [Peak(x: Double(o.scalars[1]), y: Double(o.scalars[2]), p: Double(o.scalars[0]))] : []
@@ -111,5 +108,34 @@ enum ArrowRefinement {
       if !near { merged.append(a) }
     }
     return merged
+  }
+
+  /// The refiner's output for one window, averaged over `settings.views` (each
+  /// brought back to the window's frame); nil when the gate, read in the first
+  /// view, turns the window down — the other views are not run then.
+  static func look(at crop: Tensor, refiner: ArrowRefiner, input: String, output: String, gate: String?) throws -> Tensor? {
+    let views = refiner.settings.views
+    guard !views.isEmpty else { throw PipelineError("refiner '\(refiner.name)' has no views to read windows in: expected at least one") }
+    var sum: [Float] = []
+    var first: Tensor?
+    for (k, view) in views.enumerated() {
+      let out = try refiner.model.run([input: try view.apply(to: crop)], threads: 1)
+      if k == 0, let gate {
+        guard let w = out[gate], w.scalars.count == 3 else {
+          throw PipelineError("refiner '\(refiner.name)' output 'window' is not [probability, dx, dy]")
+        }
+        guard Double(w.scalars[0]) >= refiner.settings.gateAccept else { return nil }
+      }
+      guard let o = out[output] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output)'") }
+      if views.count == 1 { return o }
+      // a one-answer refiner's [probability, dx, dy] is a 1x1 map of three channels
+      let (c, n) = o.scalars.count == 3 ? (3, 1) : try square(o.shape, what: "output '\(output)'")
+      if k == 0 { first = o; sum = [Float](repeating: 0, count: o.scalars.count) }
+      guard o.shape == first?.shape else { throw PipelineError("refiner '\(refiner.name)' output changed shape between views: \(o.shape)") }
+      view.accumulate(o.scalars, channels: c, side: n, into: &sum)
+    }
+    guard let first else { return nil }
+    let scale = 1 / Float(views.count)
+    return try Tensor(shape: first.shape, scalars: sum.map { $0 * scale })
   }
 }
