@@ -3,9 +3,8 @@ import Inference
 /// One of the eight symmetries of the square window a refiner reads: the crop
 /// is transposed, then mirrored left-right, then top-bottom. Reading a window
 /// in several views and averaging the maps (each brought back to the window's
-/// own frame) cancels what the refiner sees in one orientation only — its
-/// false entries on ring lines and numbers more than its true ones
-/// (Models/README.md, "Views").
+/// own frame) keeps what the refiner sees in every orientation: fewer false
+/// entries and closer points, at some weak true ones (Models/README.md, "Views").
 public struct WindowView: Sendable, Hashable {
   /// Swap x and y (applied first).
   public var transpose: Bool
