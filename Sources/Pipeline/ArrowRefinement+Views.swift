@@ -39,7 +39,7 @@ public struct WindowView: Sendable, Hashable {
   /// The crop [1, C, n, n] as this view shows it.
   func apply(to crop: Tensor) throws -> Tensor {
     if self == .identity { return crop }
-    let (c, n) = try square(crop.shape, what: "crop")
+    let (c, n) = try squareShape(crop.shape, what: "crop")
     var out = [Float](repeating: 0, count: crop.scalars.count)
     crop.scalars.withUnsafeBufferPointer { src in
       for k in 0..<c {
@@ -78,7 +78,7 @@ public struct WindowView: Sendable, Hashable {
 }
 
 /// Channels and side of a square [1, C, n, n] shape.
-func square(_ shape: [Int], what: String) throws -> (channels: Int, side: Int) {
+func squareShape(_ shape: [Int], what: String) throws -> (channels: Int, side: Int) {
   guard shape.count == 4, shape[0] == 1, shape[2] == shape[3], shape[2] > 0 else {
     throw PipelineError("refiner \(what) has shape \(shape): several views need a square [1, C, n, n]")
   }

@@ -129,7 +129,7 @@ enum ArrowRefinement {
       guard let o = out[output] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output)'") }
       if views.count == 1 { return o }
       // a one-answer refiner's [probability, dx, dy] is a 1x1 map of three channels
-      let (c, n) = o.scalars.count == 3 ? (3, 1) : try square(o.shape, what: "output '\(output)'")
+      let (c, n) = o.scalars.count == 3 ? (3, 1) : try squareShape(o.shape, what: "output '\(output)'")
       if k == 0 { first = o; sum = [Float](repeating: 0, count: o.scalars.count) }
       guard o.shape == first?.shape else { throw PipelineError("refiner '\(refiner.name)' output changed shape between views: \(o.shape)") }
       view.accumulate(o.scalars, channels: c, side: n, into: &sum)
