@@ -182,13 +182,14 @@ def unview(out, view):
     return np.ascontiguousarray(m).reshape(out.shape)
 
 
-def read_views(run, crop, views):
+def read_views(run, crop, views, first=None):
     """run(crop (C, n, n)) -> the refiner's output for one crop; averaged over
     `views` in the window's frame, summed in order in float32 then scaled by
-    1/len(views), as the Swift pipeline does."""
+    1/len(views), as the Swift pipeline does. `first`: the output for views[0]
+    when the caller already ran it."""
     total = None
-    for v in views:
-        o = unview(run(view_crop(crop, v)), v)
+    for k, v in enumerate(views):
+        o = unview(first if k == 0 and first is not None else run(view_crop(crop, v)), v)
         total = o if total is None else total + o
     return total * np.float32(1.0 / len(views))
 

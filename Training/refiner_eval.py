@@ -88,8 +88,8 @@ def evaluate(args):
             o = outs["refined"][0]
             if "window" in outs and outs["window"][0][0] < args.gate_accept:
                 continue  # a gated refiner: this window yields nothing
-            if args.views > 1:  # the first view's run is the identity's, read again here
-                o = P.read_views(lambda v: ref.run(["refined"], {"crop": v[None]})[0][0], c, P.VIEWS[:args.views])
+            if args.views > 1:  # the run above is the first view's (the identity)
+                o = P.read_views(lambda v: ref.run(["refined"], {"crop": v[None]})[0][0], c, P.VIEWS[:args.views], first=o)
             if o.ndim == 1:
                 looked.append((x, y, float(o[0]), float(o[1]), float(o[2])))
             else:  # every local maximum, with how far its cell is from the window centre

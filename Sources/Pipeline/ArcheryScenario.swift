@@ -114,8 +114,8 @@ public struct DetectorSpec: Sendable, Decodable {
   public var model: String?
   /// An arrow refiner (ONNX) for a second look at each arrow candidate.
   public var refiner: String?
-  /// How many views of each window the refiner reads (`WindowView.first`); nil: the shipped setting.
-  public var refinerViews: Int?
+  /// The views each refiner window is read in (`refiner_views: N`, `WindowView.first`); nil: the shipped setting.
+  public var refinerViews: [WindowView]?
   /// A raw output tensor written inline: `{shape: [1, 6, N], values: [...]}` (row-major).
   public var tensor: InlineTensor?
   /// A raw output tensor as a float32 `.npy` file inside the scenario tree.
@@ -134,9 +134,10 @@ public struct DetectorSpec: Sendable, Decodable {
     targetBox = try c.decodeIfPresent(Bool.self, forKey: .targetBox) ?? true
     model = try c.decodeIfPresent(String.self, forKey: .model)
     refiner = try c.decodeIfPresent(String.self, forKey: .refiner)
-    refinerViews = try c.decodeIfPresent(Int.self, forKey: .refinerViews)
-    if let n = refinerViews, (try? WindowView.first(n)) == nil {
-      throw DecodingError.dataCorruptedError(forKey: .refinerViews, in: c, debugDescription: "refiner_views \(n) is not a view count: expected 1, 2, 4 or 8")
+    if let n = try c.decodeIfPresent(Int.self, forKey: .refinerViews) {
+      do { refinerViews = try WindowView.first(n) } catch {
+        throw DecodingError.dataCorruptedError(forKey: .refinerViews, in: c, debugDescription: "refiner_views: \(error)")
+      }
     }
     tensor = try c.decodeIfPresent(InlineTensor.self, forKey: .tensor)
     npy = try c.decodeIfPresent(String.self, forKey: .npy)

@@ -127,7 +127,7 @@ enum ArrowRefinement {
         guard Double(w.scalars[0]) >= refiner.settings.gateAccept else { return nil }
       }
       guard let o = out[output] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output)'") }
-      if views.count == 1 { return o }
+      if views == [.identity] { return o }
       // a one-answer refiner's [probability, dx, dy] is a 1x1 map of three channels
       let (c, n) = o.scalars.count == 3 ? (3, 1) : try squareShape(o.shape, what: "output '\(output)'")
       if k == 0 { first = o; sum = [Float](repeating: 0, count: o.scalars.count) }
@@ -136,6 +136,7 @@ enum ArrowRefinement {
     }
     guard let first else { return nil }
     let scale = 1 / Float(views.count)
-    return try Tensor(shape: first.shape, scalars: sum.map { $0 * scale })
+    for i in sum.indices { sum[i] *= scale }
+    return try Tensor(shape: first.shape, scalars: sum)
   }
 }

@@ -40,7 +40,7 @@ public enum ScenarioRunner {
     var refiner: ArrowRefiner?
     if let path = s.detector.refiner {
       do { refiner = try ArrowRefiner(contentsOf: path) } catch { throw PipelineError("detector refiner '\(path)': \(error)") }
-      if let n = s.detector.refinerViews { refiner?.settings.views = try WindowView.first(n) }
+      if let views = s.detector.refinerViews { refiner?.settings.views = views }
     }
     for name in s.profiles {
       let profile = s.overrides.apply(to: try PlatformProfile.named(name))

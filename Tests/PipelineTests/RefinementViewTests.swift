@@ -71,7 +71,7 @@ struct RefinementViewTests {
 
   /// Through the pipeline's `look` with a refiner that ignores its crop (the
   /// fixture's constant 96x96 map): two views average the map with its own
-  /// left-right mirror, x offsets negated.
+  /// left-right mirror, x offsets negated; the mirror alone gives the mirror.
   @Test func twoViewsAverageTheMapWithItsMirror() throws {
     let (req, _) = try RefinementTests().request(refiner: "refiner-peaks96.onnx")
     var refiner = try #require(req.refiner)
@@ -87,6 +87,17 @@ struct RefinementViewTests {
           let mirrored = m.scalars[k * plane + i * 96 + (95 - j)] * (k == 1 ? -1 : 1)
           let want = (m.scalars[k * plane + i * 96 + j] + mirrored) * 0.5
           #expect(Tolerance.exact.accepts(Double(avg.scalars[k * plane + i * 96 + j]), Double(want)))
+        }
+      }
+    }
+    // one view alone is brought back too: a lone mirror gives the mirrored map
+    refiner.settings.views = [WindowView.all[1]]
+    let lone = try #require(try ArrowRefinement.look(at: crop, refiner: refiner, input: "crop", output: "refined", gate: nil))
+    for k in 0..<3 {
+      for i in 0..<96 {
+        for j in 0..<96 {
+          let mirrored = m.scalars[k * plane + i * 96 + (95 - j)] * (k == 1 ? -1 : 1)
+          #expect(Tolerance.exact.accepts(Double(lone.scalars[k * plane + i * 96 + j]), Double(mirrored)))
         }
       }
     }
