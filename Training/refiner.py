@@ -19,6 +19,7 @@ Usage:
   python refiner.py mine   --data DIR --detector Models/arrow-detector.onnx --out crops.npz [--conf 0.03]
   python refiner.py train  --crops crops.npz [--crops more.npz] --steps N --out run.pt
   python refiner.py export --weights run.pt --out Models/arrow-refiner.onnx
+  python refiner.py hard   --weights run.pt --crops crops.npz --out hard.npz
   python refiner.py bundle --peaks peaks.onnx --gate one-answer.onnx --out Models/arrow-refiner.onnx
   python refiner.py eval   --data HELDOUT --detector D.onnx --refiner R.onnx [--conf 0.03]
 """
@@ -314,6 +315,14 @@ def main():
     e = sub.add_parser("export")
     e.add_argument("--weights", required=True)
     e.add_argument("--out", required=True)
+    h = sub.add_parser("hard")
+    h.add_argument("--weights", required=True, help="a peak refiner's checkpoint (.pt)")
+    h.add_argument("--crops", required=True, help="a set written by `mine`")
+    h.add_argument("--out", required=True)
+    h.add_argument("--accept", type=float, default=0.35, help="peak probability the pipeline keeps")
+    h.add_argument("--centre", type=float, default=4.0, help="input px from the window centre (both axes) an entry or peak is judged within")
+    h.add_argument("--radius", type=float, default=1.5, help="input px a peak may be from its entry")
+    h.add_argument("--threads", type=int, default=1)
     b = sub.add_parser("bundle")
     b.add_argument("--peaks", required=True, help="a peak refiner's ONNX (output [1, 3 or 6, H, W])")
     b.add_argument("--gate", required=True, help="a one-answer refiner's ONNX (output [1, 3]), read as the gate")
@@ -333,7 +342,10 @@ def main():
     v.add_argument("--limit", type=int, default=0)
     v.add_argument("--threads", type=int, default=1)
     a = ap.parse_args()
-    if a.cmd in ("bundle", "eval"):
+    if a.cmd == "hard":
+        import refiner_hard
+        refiner_hard.hard(a)
+    elif a.cmd in ("bundle", "eval"):
         import refiner_eval as E  # imports this module's crop helpers, so not at the top
         {"bundle": E.bundle, "eval": E.evaluate}[a.cmd](a)
     else:
