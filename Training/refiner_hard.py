@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 import peaks as P
-from refiner_nets import ARCHS
+from refiner_nets import ARCHS, MAP_ARCHS
 
 
 def verdicts(out, entries, accept, centre, radius):
@@ -34,8 +34,8 @@ def hard(args):
         raise SystemExit(f"--radius {args.radius} / --centre {args.centre}: expected 0 < radius <= 4 and 0 < centre <= {P.WINDOW / 2}")
     torch.set_num_threads(args.threads)
     ck = torch.load(args.weights, map_location="cpu")
-    if ck.get("arch") not in ("peak", "peakpair", "peakpair96"):
-        raise SystemExit(f"--weights {args.weights}: arch {ck.get('arch')!r}, expected an entry-map refiner (peak, peakpair, peakpair96)")
+    if ck.get("arch") not in MAP_ARCHS:
+        raise SystemExit(f"--weights {args.weights}: arch {ck.get('arch')!r}, expected an entry-map refiner ({', '.join(MAP_ARCHS)})")
     model = ARCHS[ck["arch"]]()
     model.load_state_dict(ck["model"])
     model.eval()
