@@ -170,7 +170,7 @@ class WidePairPeakRefiner96(PairPeakRefiner96):
     channels on the stride-4 features (24x24), upsampled and added to the map head's
     first features through a 1x1 convolution that starts at zero, so training starts
     from the narrower model's function (--init-partial from a peakpair96 run).
-    About 57 MMAC more per window."""
+    About 54 MMAC more per window."""
 
     def __init__(self):
         super().__init__()
