@@ -37,7 +37,7 @@ import torch.nn.functional as F
 import detector as D
 import peaks as P
 
-from refiner_nets import ARCHS, MAP_ARCHS, CROP, OFFSET_SCALE, WINDOW  # the nets and their window geometry
+from refiner_nets import ARCHS, MAP_ARCHS, CROP, from_checkpoint, OFFSET_SCALE, WINDOW  # the nets and their window geometry
 
 
 # ----------------------------------------------------------------------------- crops
@@ -272,10 +272,7 @@ def train(args):
 
 
 def export(args):
-    ck = torch.load(args.weights, map_location="cpu")
-    model = ARCHS[ck.get("arch", "fc")]()
-    model.load_state_dict(ck["model"])
-    model.eval()
+    model, _ = from_checkpoint(args.weights)
     D.export_onnx(model, torch.zeros(1, 3, CROP, CROP), args.out, "crop", "refined")
 
 

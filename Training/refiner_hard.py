@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 import peaks as P
-from refiner_nets import ARCHS, MAP_ARCHS
+from refiner_nets import MAP_ARCHS, from_checkpoint
 
 
 def verdicts(out, entries, accept, centre, radius):
@@ -33,12 +33,9 @@ def hard(args):
     if not 0 < args.radius <= 4 or not 0 < args.centre <= P.WINDOW / 2:
         raise SystemExit(f"--radius {args.radius} / --centre {args.centre}: expected 0 < radius <= 4 and 0 < centre <= {P.WINDOW / 2}")
     torch.set_num_threads(args.threads)
-    ck = torch.load(args.weights, map_location="cpu")
-    if ck.get("arch") not in MAP_ARCHS:
-        raise SystemExit(f"--weights {args.weights}: arch {ck.get('arch')!r}, expected an entry-map refiner ({', '.join(MAP_ARCHS)})")
-    model = ARCHS[ck["arch"]]()
-    model.load_state_dict(ck["model"])
-    model.eval()
+    model, arch = from_checkpoint(args.weights)
+    if arch not in MAP_ARCHS:
+        raise SystemExit(f"--weights {args.weights}: arch {arch!r}, expected an entry-map refiner ({', '.join(MAP_ARCHS)})")
     z = np.load(args.crops)
     X, Y, E = z["x"], z["y"], z["e"]
     keep = np.zeros(len(X), bool)

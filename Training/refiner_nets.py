@@ -158,9 +158,13 @@ class PairPeakRefiner96(PairPeakRefiner):
             par[0, ch] = q[:, None]
         self.register_buffer("parity", par)
 
-    def raw(self, x):
+    def head_features(self, x):
+        """The map head's last features (B, 16, 48, 48), read by the coarse map and the correction."""
         a = self.s4(x)
-        h = self.heat[:-1](self.heat_input(x, a, self.s16(a)))
+        return self.heat[:-1](self.heat_input(x, a, self.s16(a)))
+
+    def raw(self, x):
+        h = self.head_features(x)
         coarse = self.up2(self.heat[-1](h)) + self.parity
         return coarse + self.fine(torch.cat([self.s1(x), self.up2(h)], 1))
 
@@ -180,14 +184,23 @@ class WidePairPeakRefiner96(PairPeakRefiner96):
             self.ctx_out.weight.zero_()
             self.ctx_out.bias.zero_()
 
-    def raw(self, x):
+    def head_features(self, x):
         a = self.s4(x)
         h = self.heat[:3](self.heat_input(x, a, self.s16(a))) + self.up2(self.ctx_out(self.ctx(a)))
-        h = self.heat[3:-1](h)
-        coarse = self.up2(self.heat[-1](h)) + self.parity
-        return coarse + self.fine(torch.cat([self.s1(x), self.up2(h)], 1))
+        return self.heat[3:-1](h)
 
 
 ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner, "peak": PeakRefiner, "peakpair": PairPeakRefiner,
          "peakpair96": PairPeakRefiner96, "peakpair96w": WidePairPeakRefiner96}
-MAP_ARCHS = ("peak", "peakpair", "peakpair96", "peakpair96w")  # entry-map refiners (peaks.py targets and decoding)
+MAP_ARCHS = tuple(k for k, net in ARCHS.items() if issubclass(net, PeakRefiner))  # entry maps (peaks.py targets and decoding)
+
+
+def from_checkpoint(path):
+    """(network in eval mode, its --arch) from a `refiner.py train` checkpoint
+    (checkpoints from before --arch existed are `fc`)."""
+    ck = torch.load(path, map_location="cpu")
+    arch = ck.get("arch", "fc")
+    model = ARCHS[arch]()
+    model.load_state_dict(ck["model"])
+    model.eval()
+    return model, arch
