@@ -54,11 +54,19 @@ def bundle(args):
 # ----------------------------------------------------------------------------- eval
 
 def match(pts, truths, gain):
-    """Greedy nearest-first matching like detector.py eval: (tp, fp, fn, errors in input px)."""
+    """Greedy nearest-first matching like detector.py eval: (tp, fp, fn, errors in
+    input px, the matched truths' indices)."""
     pairs = [(math.hypot(px - tx, py - ty) * gain, ti, pi)
              for ti, (tx, ty, tw) in enumerate(truths) for pi, (px, py, _) in enumerate(pts)]
     mt, mp, errs = D.greedy_match([(d, ti, pi) for d, ti, pi in pairs if D.near_impact(d, truths[ti][2] * gain)])
-    return len(mt), len(pts) - len(mp), len(truths) - len(mt), errs
+    return len(mt), len(pts) - len(mp), len(truths) - len(mt), errs, mt
+
+
+def paired(truths, gain):
+    """For each true entry, whether another lies within P.PAIR_R input px: one of a
+    touching pair (what the pair channels are for)."""
+    return [any(j != i and math.hypot(tx - ux, ty - uy) * gain <= P.PAIR_R for j, (ux, uy, _) in enumerate(truths))
+            for i, (tx, ty, _) in enumerate(truths)]
 
 
 def refine(looked, accept, gain, merge=3.0):
@@ -70,8 +78,9 @@ def refine(looked, accept, gain, merge=3.0):
 def evaluate(args):
     """Detector alone at 0.35 vs detector at --conf + refiner at each --accept (and,
     for a peak refiner, each --trust and --merge), on held-out images (letterbox),
-    matched like detector.py eval (input pixels). The models run once per image;
-    every setting reuses their outputs."""
+    matched like detector.py eval (input pixels). Each row also counts the arrows in
+    touching pairs (`paired`, `paired_found`) and the recall over the rest
+    (`recall_alone`). The models run once per image; every setting reuses their outputs."""
     det = D.ort_session(args.detector, args.threads)
     ref = D.ort_session(args.refiner, args.threads)
     accepts = [float(v) for v in str(args.accept).split(",")]
@@ -115,13 +124,19 @@ def evaluate(args):
     for stage, thr, trust, mg, data in rows:
         tp = fp = fn = 0
         errs = []
+        pairs = found_pairs = 0  # arrows in touching pairs, and how many of them matched
         for truths, gain, pts in data:
-            a, b, c, e = match(pts, truths, gain)
+            a, b, c, e, mt = match(pts, truths, gain)
             tp, fp, fn = tp + a, fp + b, fn + c
             errs += e
+            flags = paired(truths, gain)
+            pairs += sum(flags)
+            found_pairs += sum(1 for i in mt if flags[i])
         r, p = tp / max(1, tp + fn), tp / max(1, tp + fp)
         print(json.dumps({"stage": stage, "images": len(per_image), "detector_conf": 0.35 if stage == "detector" else args.conf,
                           "accept": thr if stage != "detector" else None, "trust": trust, "merge": mg,
                           "tp": tp, "fp": fp, "fn": fn,
                           "recall": round(r, 4), "precision": round(p, 4), "f1": round(2 * r * p / max(1e-9, r + p), 4),
+                          "paired": pairs, "paired_found": found_pairs,
+                          "recall_alone": round((tp - found_pairs) / max(1, tp + fn - pairs), 4),
                           "median_error_px": round(float(np.median(errs)), 3) if errs else None}), flush=True)

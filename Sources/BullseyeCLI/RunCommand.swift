@@ -33,6 +33,9 @@ struct RunCommand: ParsableCommand {
   @Option(name: .customLong("refiner-views"), parsing: .unconditional,
           help: "How many views of each window the refiner reads, its maps averaged: 1, 2, 4 or 8 (default 1).")
   var refinerViews: Int?
+  @Option(name: .customLong("pair-verifier"),
+          help: "With --refiner: a pair verifier ONNX (e.g. Models/arrow-pairs.onnx) that decides touching pairs instead of the refiner's partner channel.")
+  var pairVerifier: String?
   @Option(help: "Injected raw candidates instead of a model: YAML list of {cx, cy, w, h, confidence, class} in model-input pixels.")
   var detections: String?
   @Option(name: .customLong("expected-arrows"), parsing: .unconditional) var expectedArrows: Int = 6
@@ -63,6 +66,7 @@ struct RunCommand: ParsableCommand {
     let views: [WindowView]?
     do { views = try refinerViews.map { try WindowView.first($0) } } catch { throw CLIError(message: "--refiner-views: \(error)") }
     if views != nil, refiner == nil { throw CLIError(message: "--refiner-views needs --refiner: views are how the refiner reads each window") }
+    if pairVerifier != nil, refiner == nil { throw CLIError(message: "--pair-verifier needs --refiner: it settles the refiner's touching pairs") }
     try OutputPaths.checkWritable(out, flag: "--out")
     let photo: RGBA8Image
     do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
@@ -85,6 +89,11 @@ struct RunCommand: ParsableCommand {
     if let refiner {
       do { req.refiner = try ArrowRefiner(contentsOf: refiner) } catch { throw CLIError(message: "--refiner '\(refiner)': \(error)") }
       if let views { req.refiner?.settings.views = views }
+      if let pairVerifier {
+        do { req.refiner?.pairs = try PairVerifier(contentsOf: pairVerifier) } catch {
+          throw CLIError(message: "--pair-verifier '\(pairVerifier)': \(error)")
+        }
+      }
     }
     let script = try gestureScript()
     req.gestures = script.effectiveSteps

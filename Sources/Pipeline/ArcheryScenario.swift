@@ -116,12 +116,16 @@ public struct DetectorSpec: Sendable, Decodable {
   public var refiner: String?
   /// The views each refiner window is read in (`refiner_views: N`, `WindowView.first`); nil: the shipped setting.
   public var refinerViews: [WindowView]?
+  /// A pair verifier (ONNX) that settles the refiner's touching pairs (needs `refiner`).
+  public var pairVerifier: String?
   /// A raw output tensor written inline: `{shape: [1, 6, N], values: [...]}` (row-major).
   public var tensor: InlineTensor?
   /// A raw output tensor as a float32 `.npy` file inside the scenario tree.
   public var npy: String?
   public init() {}
-  enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, refiner, tensor, npy, targetBox = "target_box", refinerViews = "refiner_views" }
+  enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, refiner, tensor, npy, targetBox = "target_box", refinerViews = "refiner_views"
+    case pairVerifier = "pair_verifier"
+  }
   public init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -138,6 +142,10 @@ public struct DetectorSpec: Sendable, Decodable {
       do { refinerViews = try WindowView.first(n) } catch {
         throw DecodingError.dataCorruptedError(forKey: .refinerViews, in: c, debugDescription: "refiner_views: \(error)")
       }
+    }
+    pairVerifier = try c.decodeIfPresent(String.self, forKey: .pairVerifier)
+    if pairVerifier != nil, refiner == nil {
+      throw DecodingError.dataCorruptedError(forKey: .pairVerifier, in: c, debugDescription: "pair_verifier needs refiner: it settles the refiner's touching pairs")
     }
     tensor = try c.decodeIfPresent(InlineTensor.self, forKey: .tensor)
     npy = try c.decodeIfPresent(String.self, forKey: .npy)

@@ -2,6 +2,8 @@ extension ArrowRefinement {
   /// One entry a refiner found: input pixels from the window centre, and its probability.
   struct Peak: Equatable {
     var x: Double, y: Double, p: Double
+    /// A touching partner read from the pair channels (it follows its entry).
+    var isPartner = false
   }
 
   /// The local maxima of a peak refiner's output, shape [1, C, H, W] with C = 3
@@ -34,7 +36,8 @@ extension ArrowRefinement {
         guard top else { continue }
         found.append(Peak(x: cx + Double(v[plane + at]), y: cy + Double(v[2 * plane + at]), p: Double(p)))
         if channels == 6, Double(v[3 * plane + at]) >= pairAccept {
-          found.append(Peak(x: cx + Double(v[4 * plane + at]), y: cy + Double(v[5 * plane + at]), p: Double(min(p, v[3 * plane + at]))))
+          found.append(Peak(x: cx + Double(v[4 * plane + at]), y: cy + Double(v[5 * plane + at]), p: Double(min(p, v[3 * plane + at])),
+                            isPartner: true))
         }
       }
     }

@@ -48,11 +48,15 @@ public struct ArrowRefiner: Sendable {
   public let name: String
   /// Thresholds and window geometry it runs with.
   public var settings: RefinerSettings
+  /// With a pair refiner: the model that decides its touching pairs instead of
+  /// its partner channel (nil: `settings.pairAccept` on that channel decides).
+  public var pairs: PairVerifier?
   /// Reads and plans the model at `path`.
-  public init(contentsOf path: String, settings: RefinerSettings = .shipped) throws {
+  public init(contentsOf path: String, settings: RefinerSettings = .shipped, pairs: PairVerifier? = nil) throws {
     model = try InferenceModel(contentsOf: path)
     name = path
     self.settings = settings
+    self.pairs = pairs
   }
 }
 
@@ -71,6 +75,8 @@ enum ArrowRefinement {
     // Original pixels per model-input pixel, as the letterbox scales.
     let scale = Double(max(image.width, image.height)) / Double(s.inputSize)
     var kept: [Detection] = []
+    // with a verifier: every entry's refiner partner, whatever its pair probability (index in `kept`)
+    var partners: [Int: (x: Double, y: Double, p: Double)] = [:]
     for d in arrows {
       let cx = Double(d.centerX), cy = Double(d.centerY)
       let crop = try Preprocess.window(rgba: image.pixels, width: image.width, height: image.height, cx: cx, cy: cy,
@@ -82,12 +88,16 @@ enum ArrowRefinement {
       } else if o.shape.count == 4, o.shape[0] == 1, o.shape[1] == 3 || o.shape[1] == 6 {
         // the map covers the whole window: its cells are the window's side over its width
         found = peaks(o.scalars, channels: o.shape[1], height: o.shape[2], width: o.shape[3], cell: s.windowInputPx / Double(o.shape[3]),
-                      accept: s.accept, trust: s.trustInputPx, pairAccept: s.pairAccept)
+                      accept: s.accept, trust: s.trustInputPx, pairAccept: refiner.pairs == nil ? s.pairAccept : 0)
       } else {
         throw PipelineError("refiner '\(refiner.name)' output has shape \(o.shape): expected [probability, dx, dy] or [1, 3 or 6, H, W]")
       }
       for f in found {
         let dx = f.x * scale, dy = f.y * scale
+        if f.isPartner, refiner.pairs != nil {
+          if !kept.isEmpty { partners[kept.count - 1] = (cx + dx, cy + dy, f.p) }
+          continue
+        }
         var r = d
         r.box.x += dx; r.box.y += dy
         r.centerX = Float(cx + dx); r.centerY = Float(cy + dy)
@@ -97,17 +107,20 @@ enum ArrowRefinement {
     }
     // Most probable first (ties: detector order), then merge.
     let order = kept.indices.sorted { kept[$0].confidence != kept[$1].confidence ? kept[$0].confidence > kept[$1].confidence : $0 < $1 }
-    var merged: [Detection] = []
+    var merged: [Candidate] = []
     let limit = s.mergeInputPx * scale
     for i in order {
       let a = kept[i]
       let near = merged.contains { m in
-        let dx = Double(m.centerX - a.centerX), dy = Double(m.centerY - a.centerY)
+        let dx = Double(m.detection.centerX - a.centerX), dy = Double(m.detection.centerY - a.centerY)
         return (dx * dx + dy * dy).squareRoot() <= limit
       }
-      if !near { merged.append(a) }
+      if !near { merged.append(Candidate(detection: a, partner: partners[i])) }
     }
-    return merged
+    guard let verifier = refiner.pairs else { return merged.map(\.detection) }
+    return try settlePairs(merged, accept: verifier.accept, reach: verifier.pairInputPx * scale, mergePx: limit) {
+      try verifier.probability(x: $0, y: $1, image: image, scale: scale)
+    }
   }
 
   /// The refiner's output for one window, averaged over `settings.views` (each

@@ -125,7 +125,7 @@ struct RefinementPeakTests {
     v[64 + 5] = 1.5; v[80 + 5] = 0.5 // partner at (1.0, 0.0)
     let f = { (q: Double) in ArrowRefinement.peaks(v, channels: 6, height: 4, width: 4, cell: 1, accept: 0.5, trust: 2, pairAccept: q) }
     #expect(f(0.7) == [.init(x: -0.25, y: -0.5, p: Double(Float(0.8)))])
-    #expect(f(0.5) == [.init(x: -0.25, y: -0.5, p: Double(Float(0.8))), .init(x: 1.0, y: 0.0, p: Double(Float(0.6)))])
+    #expect(f(0.5) == [.init(x: -0.25, y: -0.5, p: Double(Float(0.8))), .init(x: 1.0, y: 0.0, p: Double(Float(0.6)), isPartner: true)])
     // three channels never read a partner, whatever follows them
     #expect(ArrowRefinement.peaks(v, channels: 3, height: 4, width: 4, cell: 1, accept: 0.5, trust: 2, pairAccept: 0).count == 1)
   }
