@@ -1,5 +1,6 @@
-"""The pair verifier (`Models/arrow-pairs.onnx`): does the entry at the centre of
-this window have a touching partner?
+"""A pair verifier (`bullseye eval archery --pair-verifier`; none ships, see
+Models/README.md, "A pair verifier"): does the entry at the centre of this window
+have a touching partner?
 
 The refiner's partner channel answers that question from a window centred on the
 detector's candidate, and answers it badly both ways on the selection photos:
@@ -17,7 +18,7 @@ counted arrow's entry lies within PAIR_R input px of the centre's entry.
   python pairs.py mine   --data DIR [--data DIR ...] --out pairs.npz [--seed S]
   python pairs.py train  --crops pairs.npz [--crops ...] --steps N --out run.pt
   python pairs.py eval   --weights run.pt --crops pairs_select.npz
-  python pairs.py export --weights run.pt --out Models/arrow-pairs.onnx
+  python pairs.py export --weights run.pt --out pairs.onnx
 """
 import argparse
 import glob

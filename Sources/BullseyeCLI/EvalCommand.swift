@@ -80,11 +80,11 @@ struct EvalArchery: ParsableCommand {
           help: "How many views of each window the refiner reads, its maps averaged: 1, 2, 4 or 8 (the first of identity, mirrors, transposes; default: the shipped setting).")
   var views: Int?
   @Option(name: .customLong("pair-verifier"),
-          help: "With --refiner: a pair verifier (e.g. Models/arrow-pairs.onnx) that decides touching pairs instead of the refiner's partner channel.")
+          help: "With --refiner: a pair verifier (an ONNX trained with Training/pairs.py; none ships) that decides touching pairs instead of the refiner's partner channel.")
   var pairVerifier: String?
   @Option(name: .customLong("pair-verifier-accept"), parsing: .unconditional,
-          help: "The pair verifier's probability an entry needs to count as one of a touching pair (default: the shipped setting).")
-  var pairVerifierAccept: Double = PairVerifier.shippedAccept
+          help: "The pair verifier's probability an entry needs to count as one of a touching pair (default 0.5).")
+  var pairVerifierAccept: Double = PairVerifier.defaultAccept
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
   var impacts: String = "shafts"
   @Option(name: .customLong("impact-box"), help: "Box size of the 'truth' model's arrows: wide (six shaft diameters) or hole (two); it decides which touching arrows NMS merges.")
@@ -137,7 +137,8 @@ struct EvalArchery: ParsableCommand {
       print(try JSONValue.object([
         "images": .int(e.images), "truth_arrows": .int(e.truthArrows), "detections": .int(e.detections), "matched": .int(e.matched),
         "recall": .double(e.recall), "recall_visible_entries": .double(e.recallVisible),
-        "visible_entries": .int(e.visibleArrows), "precision": .double(e.precision), "score_accuracy": .double(e.scoreAccuracy),
+        "visible_entries": .int(e.visibleArrows), "paired_arrows": .int(e.pairedArrows), "paired_matched": .int(e.pairedMatched),
+        "recall_alone": .double(e.recallAlone), "precision": .double(e.precision), "score_accuracy": .double(e.scoreAccuracy),
         "median_error_px": .double(e.medianErrorPx.isFinite ? e.medianErrorPx : -1),
         "median_error_input_px": .double(e.medianErrorInputPx.isFinite ? e.medianErrorInputPx : -1), "targets_found": .int(e.targetsFound),
         "impacts": .string(e.impacts.rawValue), "impact_box": .string(box.rawValue), "refiner": refiner.map(JSONValue.string) ?? .null,
@@ -163,7 +164,7 @@ func failureJSON(_ f: ArrowFailure) -> JSONValue {
   var o: [String: JSONValue] = [
     "kind": .string(f.kind.rawValue), "image": .int(f.image), "truth_x": .double(f.truthX), "truth_y": .double(f.truthY),
     "truth_label": .string(f.truthLabel), "truth_distance": .double(f.truthDistance), "style": .string(f.style.rawValue),
-    "entry_hidden": .bool(f.entryHidden),
+    "entry_hidden": .bool(f.entryHidden), "paired": .bool(f.paired),
   ]
   if let m = f.detected {
     o["detected_x"] = .double(m.x); o["detected_y"] = .double(m.y); o["detected_label"] = .string(m.label)

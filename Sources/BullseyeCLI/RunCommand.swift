@@ -34,7 +34,7 @@ struct RunCommand: ParsableCommand {
           help: "How many views of each window the refiner reads, its maps averaged: 1, 2, 4 or 8 (default 1).")
   var refinerViews: Int?
   @Option(name: .customLong("pair-verifier"),
-          help: "With --refiner: a pair verifier ONNX (e.g. Models/arrow-pairs.onnx) that decides touching pairs instead of the refiner's partner channel.")
+          help: "With --refiner: a pair verifier ONNX (trained with Training/pairs.py; none ships) that decides touching pairs instead of the refiner's partner channel.")
   var pairVerifier: String?
   @Option(help: "Injected raw candidates instead of a model: YAML list of {cx, cy, w, h, confidence, class} in model-input pixels.")
   var detections: String?

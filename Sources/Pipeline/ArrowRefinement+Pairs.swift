@@ -2,7 +2,8 @@ import Canvas
 import Detection
 import Inference
 
-/// The pair verifier (`Models/arrow-pairs.onnx`, Training/pairs.py): whether the
+/// A pair verifier (trained with Training/pairs.py; none ships: Models/README.md,
+/// "A pair verifier", measured it below the refiner's own partner channel): whether the
 /// entry at the centre of a window has a touching partner, read from the shafts
 /// leaving it (two for a pair, one for a single arrow) in a window twice the
 /// refiner's side. With one, it decides the refiner's touching pairs instead of
@@ -23,11 +24,11 @@ public struct PairVerifier: Sendable {
   /// read twice: the verifier decides which.
   public var pairInputPx: Double = 3
 
-  /// The threshold the shipped verifier was chosen with (Models/README.md).
-  public static let shippedAccept = 0.5
+  /// The threshold used unless one is given (Models/README.md measured 0.5 and 0.8).
+  public static let defaultAccept = 0.5
 
   /// Reads and plans the model at `path`.
-  public init(contentsOf path: String, accept: Double = PairVerifier.shippedAccept) throws {
+  public init(contentsOf path: String, accept: Double = PairVerifier.defaultAccept) throws {
     model = try InferenceModel(contentsOf: path)
     name = path
     self.accept = accept

@@ -27,6 +27,13 @@ public struct ArcheryEvaluation: Sendable {
   /// Recall over arrows whose entry is in sight.
   public var recallVisible: Double { Double(visibleMatched) / Double(max(1, visibleArrows)) }
   public var precision: Double { Double(matched) / Double(max(1, detections)) }
+  /// Arrows with another counted entry within `touchingInputPx` (one of a touching
+  /// pair, what the refiner's pair channels decide), and how many of them matched.
+  public var pairedArrows = 0, pairedMatched = 0
+  /// Recall over the arrows with no entry that close.
+  public var recallAlone: Double { Double(matched - pairedMatched) / Double(max(1, truthArrows - pairedArrows)) }
+  /// The touching-pair radius in model-input pixels (Training/peaks.py PAIR_R).
+  public static let touchingInputPx = 2.5
   public var scoreAccuracy: Double { Double(scoresCorrect) / Double(max(1, truthArrows)) }
   /// Every true arrow not scored right, in image order: what to look at first.
   public let failures: [ArrowFailure]
@@ -69,6 +76,8 @@ public struct ArrowFailure: Sendable, Hashable {
   public let truthLabel: String, truthDistance: Double
   public let style: ArrowStyle
   public let entryHidden: Bool
+  /// One of a touching pair (another counted entry within `touchingInputPx`).
+  public var paired = false
   /// The detection it was matched with (misscored only).
   public let detected: Match?
 
@@ -87,7 +96,7 @@ public struct ArrowFailure: Sendable, Hashable {
 /// `impacts` says which true arrows count (a hole without a shaft is a
 /// negative under `.shafts`, so a detection on it is a false positive).
 /// `refiner` adds the second look (Models/arrow-refiner.onnx) after the detector;
-/// `pairs` (a model path and its threshold, Models/arrow-pairs.onnx) settles its touching pairs.
+/// `pairs` (a pair verifier's path and threshold, Training/pairs.py) settles its touching pairs.
 /// `model: "truth"` replaces the detector with the true boxes (drawn as
 /// `truthBox` says): the ceiling the rest of the pipeline (NMS, target fit,
 /// rectification, scoring) allows. `photo` sees each photo with its index, to
@@ -105,6 +114,7 @@ public enum ArcheryEvaluator {
     var errors: [Double] = [], inputErrors: [Double] = []
     var failures: [ArrowFailure] = []
     var extras = ArcheryEvaluation.Extras()
+    var paired = 0, pairedMatched = 0
     let face = try FaceCatalog.face(named: faceName)
     let prof = try PlatformProfile.named(profile)
     // Read and plan the model once for all photos ("truth": no model).
@@ -146,15 +156,19 @@ public enum ArcheryEvaluator {
         let nearest = truthPoints.map { distance(p, $0) }.min() ?? .infinity
         extras.list.append((i, p.x, p.y, r.detections[j].confidence, kind, nearest))
       }
+      let touching = ArcheryEvaluation.touchingInputPx / gain
       for (ti, t) in truth.enumerated() {
         if !t.entryHidden { visible += 1 }
+        let isPaired = truthPoints.indices.contains { $0 != ti && distance(truthPoints[$0], truthPoints[ti]) <= touching }
+        if isPaired { paired += 1 }
         guard let j = pairing[ti] else {
-          failures.append(.init(kind: .missed, image: i, truth: t, detected: nil))
+          failures.append(.init(kind: .missed, image: i, truth: t, paired: isPaired, detected: nil))
           continue
         }
         let d = distance(foundPoints[j], truthPoints[ti])
         matched += 1
         if !t.entryHidden { visibleMatched += 1 }
+        if isPaired { pairedMatched += 1 }
         errors.append(d); inputErrors.append(d * gain)
         let got = r.detections[j], want = t.inclusive
         if got.score.score == want.score && got.score.isX == want.isX {
@@ -162,7 +176,7 @@ public enum ArcheryEvaluator {
         } else {
           let m = ArrowFailure.Match(x: Double(got.pixelX), y: Double(got.pixelY), label: got.score.label,
                                      distance: got.score.distance, errorPx: d)
-          failures.append(.init(kind: .misscored, image: i, truth: t, detected: m))
+          failures.append(.init(kind: .misscored, image: i, truth: t, paired: isPaired, detected: m))
         }
       }
     }
@@ -173,6 +187,8 @@ public enum ArcheryEvaluator {
                              medianErrorInputPx: inputErrors.isEmpty ? .nan : inputErrors[inputErrors.count / 2], targetsFound: targets,
                              impacts: impacts, failures: failures)
     e.extras = extras
+    e.pairedArrows = paired
+    e.pairedMatched = pairedMatched
     return e
   }
 
@@ -213,8 +229,9 @@ public enum ArcheryEvaluator {
 }
 
 extension ArrowFailure {
-  init(kind: Kind, image: Int, truth t: GroundTruth.ArrowTruth, detected: Match?) {
+  init(kind: Kind, image: Int, truth t: GroundTruth.ArrowTruth, paired: Bool, detected: Match?) {
     self.init(kind: kind, image: image, truthX: t.pixelX, truthY: t.pixelY, truthLabel: t.inclusive.label,
               truthDistance: t.inclusive.distance, style: t.style, entryHidden: t.entryHidden, detected: detected)
+    self.paired = paired
   }
 }
