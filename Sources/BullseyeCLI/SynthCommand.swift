@@ -25,11 +25,17 @@ struct SynthCommand: ParsableCommand {
   var impacts: String = "shafts"
   @Option(name: .customLong("impact-box"), help: "Label box of a target dataset's impacts: wide (six shaft diameters, at least 12 px) or hole (two, at least 8 px).")
   var impactBox: String = "wide"
+  @Option(name: .customLong("touching-share"), parsing: .unconditional,
+          help: "Share of drawn arrows placed touching the arrow before them (random target scenes and datasets; default 0.10, at most 0.78).")
+  var touchingShare: Double?
   @Option(help: "Output PNG path.") var out: String?
   @Option(help: "Ground-truth JSON path.") var truth: String?
   @Option(help: "Also write a review overlay PNG here.") var overlay: String?
 
   func run() throws {
+    if let touchingShare, !(touchingShare.isFinite && (0...0.78).contains(touchingShare)) {
+      throw CLIError(message: "--touching-share \(touchingShare) is out of range: expected 0...0.78")
+    }
     if let dataset { return try writeDataset(dataset) }
     guard let out else { throw CLIError(message: "--out is required (or --dataset DIR)") }
     for (flag, path) in [("--out", out), ("--truth", truth), ("--overlay", overlay)] {
@@ -53,6 +59,7 @@ struct SynthCommand: ParsableCommand {
       }
       var s2 = SceneSpec(face: face, seed: seed, size: s, arrowCount: arrows)
       s2.diameterCm = diameterCm
+      s2.touchingShare = touchingShare
       spec = s2
     }
     do {

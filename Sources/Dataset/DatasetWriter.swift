@@ -25,6 +25,9 @@ public struct DatasetSpec: Sendable {
   public var impacts = ImpactSet.shafts
   /// How big each impact's box is (target datasets).
   public var impactBox = ImpactBox.wide
+  /// Share of arrows drawn touching the one before (target datasets; nil: the
+  /// synthesizer's default, `SceneSpec.touchingShare`).
+  public var touchingShare: Double?
   public init(kind: DatasetKind, count: Int, seed: UInt64) { self.kind = kind; self.count = count; self.seed = seed }
 }
 
@@ -100,6 +103,7 @@ public enum DatasetWriter {
                    "wa_vegas_3_spot", "wa_vertical_3_spot", "11_zone", "10_zone_compound"]
       var s = SceneSpec(face: g.pick(faces), seed: seed, size: ImageSize(width: spec.width, height: spec.height), arrowCount: g.int(0...12))
       s.camera.tiltDeg = g.uniform(0...30)
+      s.touchingShare = spec.touchingShare
       let r = try Synthesizer.render(s)
       var boxes = r.truth.arrows(in: spec.impacts).map {
         let b = $0.box(spec.impactBox)

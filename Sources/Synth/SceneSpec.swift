@@ -11,6 +11,9 @@ public struct SceneSpec: Sendable, Hashable, Decodable {
   public var scene: LookSpec
   public var arrows: [ArrowSpec]?
   public var arrowCount: Int?
+  /// Share of drawn arrows placed touching the arrow drawn before them (nil: 0.10,
+  /// `Scene.defaultTouchingShare`); more of them make pair-rich training scenes.
+  public var touchingShare: Double?
 
   /// A spec with everything but the face, seed, size and arrow count left to the seed.
   public init(face: String, seed: UInt64, size: ImageSize = ImageSize(width: 1280, height: 960),
@@ -21,7 +24,7 @@ public struct SceneSpec: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case id, kind, description, face, seed, size, camera, scene, arrows
-    case diameterCm = "diameter_cm", arrowCount = "arrow_count"
+    case diameterCm = "diameter_cm", arrowCount = "arrow_count", touchingShare = "touching_share"
   }
 
   public init(from decoder: Decoder) throws {
@@ -39,6 +42,7 @@ public struct SceneSpec: Sendable, Hashable, Decodable {
     scene = try c.decodeIfPresent(LookSpec.self, forKey: .scene) ?? LookSpec()
     arrows = try c.decodeIfPresent([ArrowSpec].self, forKey: .arrows)
     arrowCount = try c.decodeIfPresent(Int.self, forKey: .arrowCount)
+    touchingShare = try c.decodeIfPresent(Double.self, forKey: .touchingShare)
   }
 }
 

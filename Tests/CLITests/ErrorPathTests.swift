@@ -22,6 +22,7 @@ struct ErrorPathTests {
     Case(args: score + ["--arrow-mm", "-1"], mentions: "-1"),
     Case(args: ["score", "--x", "abc", "--y", "0"], mentions: "abc"),
     Case(args: ["synth", "--size", "0x960", "--out", "OUT/a.png"], mentions: "0"),
+    Case(args: ["synth", "--touching-share", "0.9", "--out", "OUT/a.png"], mentions: "0.9"),
     Case(args: ["synth", "--size", "-5x960", "--out", "OUT/a.png"], mentions: "-5"),
     Case(args: ["synth", "--size", "20000x960", "--out", "OUT/a.png"], mentions: "20000"),
     Case(args: ["synth", "--size", "bigxsmall", "--out", "OUT/a.png"], mentions: "bigxsmall"),

@@ -95,3 +95,41 @@ struct TruthTests {
   }
 }
 
+
+/// `touchingShare`: how many drawn arrows land touching the one before.
+struct TouchingShareTests {
+  /// Arrows whose entry lies within 1.2 of its own shaft diameters of another's,
+  /// over twenty random 10-arrow scenes.
+  func touching(_ share: Double?) throws -> Int {
+    try (0..<20).reduce(0) { n, i in
+      var spec = SceneSpec(face: "10_zone", seed: 8_100 + UInt64(i), size: ImageSize(width: 640, height: 480), arrowCount: 10)
+      spec.touchingShare = share
+      let a = try Synthesizer.render(spec).truth.arrows
+      return n + a.indices.filter { i in
+        a.indices.contains { j in j != i && hypot(a[i].pixelX - a[j].pixelX, a[i].pixelY - a[j].pixelY) <= 1.2 * a[i].shaftPx }
+      }.count
+    }
+  }
+
+  @Test func theDefaultIsTheDrawsBeforeTheKnob() throws {
+    // nil and the default share draw the same scenes, so goldens keep their bytes
+    var a = SceneSpec(face: "10_zone", seed: 8_100, size: ImageSize(width: 640, height: 480), arrowCount: 10)
+    let before = try Synthesizer.render(a).truth.arrows
+    a.touchingShare = Scene.defaultTouchingShare
+    #expect(try Synthesizer.render(a).truth.arrows == before)
+  }
+
+  @Test func aLargerShareDrawsMoreTouchingArrows() throws {
+    let few = try touching(nil), many = try touching(0.6), none = try touching(0)
+    #expect(many > 2 * few)
+    #expect(none < few)
+  }
+
+  @Test func anAbsurdShareIsRefused() {
+    for bad in [-0.1, 0.9, .nan] {
+      var spec = SceneSpec(face: "10_zone", seed: 1, size: ImageSize(width: 64, height: 48), arrowCount: 3)
+      spec.touchingShare = bad
+      #expect { try Synthesizer.render(spec) } throws: { "\($0)".contains("touching_share") }
+    }
+  }
+}
