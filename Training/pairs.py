@@ -33,6 +33,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import detector as D
+import peaks as P
 from refiner import crop
 from refiner_nets import CBR
 
@@ -119,17 +120,6 @@ def mine(args):
 
 # ----------------------------------------------------------------------------- training
 
-def symmetry(x, k):
-    """One of the eight symmetries of a square on a (B, 3, H, W) batch."""
-    if k & 1:
-        x = x.flip(3)
-    if k & 2:
-        x = x.flip(2)
-    if k & 4:
-        x = x.transpose(2, 3)
-    return x
-
-
 def load(paths):
     xs, ys = [], []
     for p in paths:
@@ -158,9 +148,9 @@ def train(args):
             g["lr"] = lr
         npos = int(round(args.batch * args.pair_share))
         idx = np.concatenate([rng.choice(pos, npos), rng.choice(neg, args.batch - npos)])
-        x = torch.from_numpy(X[idx].astype(np.float32) / 255)
+        # the batch in one of the eight symmetries of the square (the refiner's views)
+        x = torch.from_numpy(P.view_crop(X[idx], P.VIEWS[int(rng.integers(8))]).astype(np.float32) / 255)
         y = torch.from_numpy(Y[idx])[:, None]
-        x = symmetry(x, int(rng.integers(8)))
         x = (x * float(rng.uniform(0.85, 1.15)) + float(rng.uniform(-0.05, 0.05))).clamp(0, 1)
         model.train()
         loss = F.binary_cross_entropy_with_logits(model.logit(x), y)

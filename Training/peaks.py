@@ -153,15 +153,15 @@ VIEWS = [(t, fx, fy) for t in (False, True) for fx, fy in ((False, False), (True
 
 
 def view_crop(c, view):
-    """c: (C, n, n) crop as `view` shows it: transposed, then mirrored left-right,
-    then top-bottom."""
+    """c: a (C, n, n) crop, or a batch of them, as `view` shows it: transposed, then
+    mirrored left-right, then top-bottom (the last two axes)."""
     t, fx, fy = view
     if t:
-        c = c.transpose(0, 2, 1)
+        c = c.swapaxes(-1, -2)
     if fx:
-        c = c[:, :, ::-1]
+        c = c[..., ::-1]
     if fy:
-        c = c[:, ::-1, :]
+        c = c[..., ::-1, :]
     return np.ascontiguousarray(c)
 
 

@@ -33,8 +33,9 @@ struct SynthCommand: ParsableCommand {
   @Option(help: "Also write a review overlay PNG here.") var overlay: String?
 
   func run() throws {
-    if let touchingShare, !(touchingShare.isFinite && (0...0.78).contains(touchingShare)) {
-      throw CLIError(message: "--touching-share \(touchingShare) is out of range: expected 0...0.78")
+    let shares = SceneSpec.touchingShares
+    if let touchingShare, !(touchingShare.isFinite && shares.contains(touchingShare)) {
+      throw CLIError(message: "--touching-share \(touchingShare) is out of range: expected \(shares.lowerBound)...\(shares.upperBound)")
     }
     if let dataset { return try writeDataset(dataset) }
     guard let out else { throw CLIError(message: "--out is required (or --dataset DIR)") }

@@ -25,7 +25,7 @@ extension Scene {
       throw .invalid(name: "arrow count", value: String(count), expected: "0...\(SceneLimits.maxArrows)")
     }
     let touching = spec.touchingShare ?? defaultTouchingShare
-    try check("touching_share", touching, 0...(1 - ringLineShare - wideShare))
+    try check("touching_share", touching, SceneSpec.touchingShares)
     var out: [Arrow] = []
     for i in 0..<count {
       var a = g.fork("arrow-\(i)")

@@ -14,6 +14,9 @@ public struct SceneSpec: Sendable, Hashable, Decodable {
   /// Share of drawn arrows placed touching the arrow drawn before them (nil: 0.10,
   /// `Scene.defaultTouchingShare`); more of them make pair-rich training scenes.
   public var touchingShare: Double?
+  /// The shares `touchingShare` may take: what the ring-line (0.15) and wide (0.07)
+  /// bands of `Scene.randomPoint` leave.
+  public static let touchingShares: ClosedRange<Double> = 0...0.78
 
   /// A spec with everything but the face, seed, size and arrow count left to the seed.
   public init(face: String, seed: UInt64, size: ImageSize = ImageSize(width: 1280, height: 960),
