@@ -21,6 +21,7 @@ Usage:
   python refiner.py export --weights run.pt --out Models/arrow-refiner.onnx
   python refiner.py hard   --weights run.pt --crops crops.npz --out hard.npz
   python refiner.py bundle --peaks peaks.onnx --gate one-answer.onnx --out Models/arrow-refiner.onnx
+  python refiner.py recover --onnx Models/arrow-refiner.onnx --crops crops.npz --out run.pt
   python refiner.py eval   --data HELDOUT --detector D.onnx --refiner R.onnx [--conf 0.03]
 """
 import argparse
@@ -322,8 +323,15 @@ def main():
     h.add_argument("--threads", type=int, default=1)
     b = sub.add_parser("bundle")
     b.add_argument("--peaks", required=True, help="a peak refiner's ONNX (output [1, 3 or 6, H, W])")
-    b.add_argument("--gate", required=True, help="a one-answer refiner's ONNX (output [1, 3]), read as the gate")
+    b.add_argument("--gate", required=True, help="a one-answer refiner's ONNX (output [1, 3]), read as the gate, or a bundle (its gate is taken)")
     b.add_argument("--out", required=True)
+    r = sub.add_parser("recover", help="a trainable checkpoint from a shipped ONNX (refiner_recover.py)")
+    r.add_argument("--onnx", required=True, help="a peak refiner's ONNX or a bundle (its `refined` map)")
+    r.add_argument("--arch", default="peakpair96", choices=sorted(ARCHS))
+    r.add_argument("--crops", required=True, help="a set written by `mine`: BatchNorm statistics come from its crops")
+    r.add_argument("--count", type=int, default=1024, help="crops drawn for the statistics")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--out", required=True)
     v = sub.add_parser("eval")
     v.add_argument("--data", required=True)
     v.add_argument("--detector", required=True)
@@ -342,6 +350,9 @@ def main():
     if a.cmd == "hard":
         import refiner_hard
         refiner_hard.hard(a)
+    elif a.cmd == "recover":
+        import refiner_recover
+        refiner_recover.recover(a)
     elif a.cmd in ("bundle", "eval"):
         import refiner_eval as E  # imports this module's crop helpers, so not at the top
         {"bundle": E.bundle, "eval": E.evaluate}[a.cmd](a)

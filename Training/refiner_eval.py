@@ -19,6 +19,8 @@ def bundle(args):
     import onnx
     from onnx import helper
     peaks, gate = onnx.load(args.peaks), onnx.load(args.gate)
+    if [o.name for o in gate.graph.output] == ["refined", "window"]:
+        gate = gate_of_bundle(gate)
     for m, want in ((peaks, 4), (gate, 2)):
         dims = len(m.graph.output[0].type.tensor_type.shape.dim)
         if len(m.graph.output) != 1 or dims != want:
@@ -49,6 +51,25 @@ def bundle(args):
     onnx.checker.check_model(peaks)
     onnx.save(peaks, args.out)
     print("outputs:", [o.name for o in peaks.graph.output], "nodes:", len(g.node))
+
+
+def gate_of_bundle(m):
+    """A bundle's gate alone (its `gate/` nodes and tensors, prefix dropped, output
+    `window`), so a new peak map can be bundled with the gate a shipped file holds."""
+    from onnx import helper
+    strip = lambda n: n[len("gate/"):] if n.startswith("gate/") else n
+    g = m.graph
+    nodes = [n for n in g.node if n.name.startswith("gate/")]
+    for n in nodes:
+        n.name = strip(n.name)
+        n.input[:] = [strip(i) for i in n.input]
+        n.output[:] = [strip(o) for o in n.output]
+    inits = [t for t in g.initializer if t.name.startswith("gate/")]
+    for t in inits:
+        t.name = strip(t.name)
+    out = [o for o in g.output if o.name == "window"]
+    graph = helper.make_graph(nodes, "gate", list(g.input), out, inits)
+    return helper.make_model(graph, opset_imports=m.opset_import, ir_version=m.ir_version)
 
 
 # ----------------------------------------------------------------------------- eval
