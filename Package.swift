@@ -51,7 +51,7 @@ let package = Package(
         .product(name: "Yams", package: "Yams"),
       ]),
     .target(name: "Fuzz", dependencies: ["Core", "Scoring"]),
-    .target(name: "Dataset", dependencies: ["Core", "Canvas", "Synth", "SetCards"]),
+    .target(name: "Dataset", dependencies: ["Core", "Canvas", "Scoring", "Synth", "SetCards"]),
     // libFuzzer targets (`make fuzz` builds them with -sanitize=fuzzer); plain builds replay files.
     .target(name: "CFuzzDriver"),
     .executableTarget(name: "FuzzPNG", dependencies: ["Canvas", "Fuzz", "CFuzzDriver"]),

@@ -81,6 +81,7 @@ extension SynthCommand {
     spec.width = s.width; spec.height = s.height; spec.impacts = set
     spec.impactBox = try choice(impactBox, flag: "--impact-box")
     spec.touchingShare = touchingShare
+    spec.faces = faces.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) } }
     do {
       let counts = try DatasetWriter.write(spec, to: dir) { n in if n % 100 == 0 { writeLine("\(n)/\(count) images") } }
       writeLine("wrote \(counts["train"] ?? 0) train and \(counts["val"] ?? 0) val images to \(dir) (YOLO labels, data.yaml, COCO JSON)")

@@ -28,6 +28,8 @@ struct SynthCommand: ParsableCommand {
   @Option(name: .customLong("touching-share"), parsing: .unconditional,
           help: "Share of drawn arrows placed touching the arrow before them (random target scenes and datasets; default 0.10, at most 0.78).")
   var touchingShare: Double?
+  @Option(help: "Faces a target dataset draws from, comma-separated ids or aliases (default: a mix of ten faces, plain 10-zone a quarter of the scenes).")
+  var faces: String?
   @Option(help: "Output PNG path.") var out: String?
   @Option(help: "Ground-truth JSON path.") var truth: String?
   @Option(help: "Also write a review overlay PNG here.") var overlay: String?

@@ -1,5 +1,6 @@
 import Canvas
 import Core
+import Scoring
 import SetCards
 import Synth
 
@@ -28,6 +29,12 @@ public struct DatasetSpec: Sendable {
   /// Share of arrows drawn touching the one before (target datasets; nil: the
   /// synthesizer's default, `SceneSpec.touchingShare`).
   public var touchingShare: Double?
+  /// Faces a target dataset's scenes are drawn from, uniformly (nil: `faceMix`).
+  /// A list of one matches a pipeline's photos, e.g. `eval archery`'s 10-zone ones.
+  public var faces: [String]?
+  /// The default mix: twelve entries, plain 10-zone three times (a quarter of the scenes).
+  public static let faceMix = ["10_zone", "10_zone", "10_zone", "10_zone_6_ring", "10_zone_5_ring", "5_zone", "WA_field", "nfaa_indoor",
+                               "wa_vegas_3_spot", "wa_vertical_3_spot", "11_zone", "10_zone_compound"]
   public init(kind: DatasetKind, count: Int, seed: UInt64) { self.kind = kind; self.count = count; self.seed = seed }
 }
 
@@ -46,13 +53,14 @@ public enum DatasetWriter {
   /// Writes the dataset under `dir` (created if needed); returns per-split counts.
   public static func write(_ spec: DatasetSpec, to dir: String, progress: (Int) -> Void = { _ in }) throws -> [String: Int] {
     guard (1...1_000_000).contains(spec.count) else { throw CoreError.invalidValue("--count \(spec.count) is out of range: expected 1...1000000") }
+    try checkFaces(spec.faces)
     for sub in ["images/train", "images/val", "labels/train", "labels/val", "annotations"] { try makeDirectory(dir + "/" + sub) }
     var root = SeededGenerator(seed: spec.seed)
     var coco: [String: (images: [JSONValue], annotations: [JSONValue])] = ["train": ([], []), "val": ([], [])]
     var counts = ["train": 0, "val": 0]
     for i in 0..<spec.count {
       var g = root.fork("image-\(i)")
-      let (image, boxes) = try render(spec, seed: g.next())
+      let (image, boxes, face) = try render(spec, seed: g.next())
       let split = (i % spec.valEvery == spec.valEvery - 1) ? "val" : "train"
       let name = String(repeating: "0", count: max(0, 6 - String(i).count)) + String(i)
       try PNG.write(image, to: "\(dir)/images/\(split)/\(name).png")
@@ -70,8 +78,10 @@ public enum DatasetWriter {
         coco[split]!.annotations.append(.object(ann))
       }
       try AtomicFile.write(lines, to: "\(dir)/labels/\(split)/\(name).txt")
-      coco[split]!.images.append(.object(["id": .int(i), "file_name": .string("\(split)/\(name).png"),
-                                          "width": .int(image.width), "height": .int(image.height)]))
+      var record: [String: JSONValue] = ["id": .int(i), "file_name": .string("\(split)/\(name).png"),
+                                         "width": .int(image.width), "height": .int(image.height)]
+      if let face { record["face"] = .string(face) }
+      coco[split]!.images.append(.object(record))
       counts[split, default: 0] += 1
       progress(i + 1)
     }
@@ -95,13 +105,22 @@ public enum DatasetWriter {
     return counts
   }
 
-  static func render(_ spec: DatasetSpec, seed: UInt64) throws -> (RGBA8Image, [LabelledBox]) {
+  /// Refuses an empty face list or a name the catalogue does not know, before anything is written.
+  static func checkFaces(_ faces: [String]?) throws {
+    guard let faces else { return }
+    guard !faces.isEmpty else { throw CoreError.invalidValue("--faces is empty: expected one or more face ids (`bullseye faces` lists them)") }
+    for f in faces where (try? FaceCatalog.face(named: f)) == nil {
+      throw CoreError.invalidValue("--faces '\(f)' is not a known face: expected an id or alias that `bullseye faces` lists")
+    }
+  }
+
+  /// One image, its boxes and (target scenes) the face drawn.
+  static func render(_ spec: DatasetSpec, seed: UInt64) throws -> (RGBA8Image, [LabelledBox], String?) {
     switch spec.kind {
     case .target:
       var g = SeededGenerator(seed: seed)
-      let faces = ["10_zone", "10_zone", "10_zone", "10_zone_6_ring", "10_zone_5_ring", "5_zone", "WA_field", "nfaa_indoor",
-                   "wa_vegas_3_spot", "wa_vertical_3_spot", "11_zone", "10_zone_compound"]
-      var s = SceneSpec(face: g.pick(faces), seed: seed, size: ImageSize(width: spec.width, height: spec.height), arrowCount: g.int(0...12))
+      let face = g.pick(spec.faces ?? DatasetSpec.faceMix)
+      var s = SceneSpec(face: face, seed: seed, size: ImageSize(width: spec.width, height: spec.height), arrowCount: g.int(0...12))
       s.camera.tiltDeg = g.uniform(0...30)
       s.touchingShare = spec.touchingShare
       let r = try Synthesizer.render(s)
@@ -111,7 +130,7 @@ public enum DatasetWriter {
       }
       let t = r.truth.targetBox
       boxes.append(LabelledBox(classID: 1, box: (t[0], t[1], t[2], t[3])))
-      return (r.image, boxes)
+      return (r.image, boxes, face)
     case .setcards:
       var g = SeededGenerator(seed: seed)
       let r = try TableSynthesizer.render(SetTableSpec(seed: seed, size: PixelSize(width: spec.width, height: spec.height), cardCount: g.int(3...21)))
@@ -122,7 +141,7 @@ public enum DatasetWriter {
           "corners": .array(c.corners.map { .array($0.map(JSONValue.double)) }),
         ])
       }
-      return (r.image, boxes)
+      return (r.image, boxes, nil)
     }
   }
 

@@ -33,6 +33,7 @@ struct ErrorPathTests {
     Case(args: ["synth", "--size", "64x64", "--out", "OUT/a.png", "--truth", "OUT/nowhere/a.json"], mentions: "nowhere"),
     Case(args: ["synth", "--scenario", "OUT/none.yaml", "--out", "OUT/a.png"], mentions: "none.yaml"),
     Case(args: ["synth", "--dataset", "OUT/d", "--count", "1", "--size", "64x64", "--impact-box", "huge"], mentions: "huge"),
+    Case(args: ["synth", "--dataset", "OUT/d", "--count", "1", "--size", "64x64", "--faces", "10_zone,dartboard"], mentions: "dartboard"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--impact-box", "tiny"], mentions: "tiny"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--merge-px", "-2"], mentions: "-2"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--trust-px", "100"], mentions: "100"),
