@@ -61,8 +61,8 @@ def load_folded(model, path):
         for i, ((conv, bn), (w, b)) in enumerate(zip(ours, theirs)):
             if tuple(conv.weight.shape) != w.shape:
                 raise SystemExit(f"{path}: convolution {i} has shape {w.shape}, expected {tuple(conv.weight.shape)}")
-            conv.weight.copy_(torch.from_numpy(w))
-            bias = torch.from_numpy(b) if b is not None else torch.zeros(w.shape[0])
+            conv.weight.copy_(torch.from_numpy(np.array(w)))  # ONNX arrays are read-only
+            bias = torch.from_numpy(np.array(b)) if b is not None else torch.zeros(w.shape[0])
             if bn is None:
                 conv.bias.copy_(bias)
                 continue
