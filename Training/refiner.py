@@ -11,7 +11,7 @@ more candidates (a low threshold) and keep the real ones, better placed.
 
 Models (refiner_nets.py): input 1x3xCROPxCROP RGB in [0,1]; a one-answer refiner
 gives (1, 3) = [probability, dx, dy], dx and dy in 640-input pixels from the window
-centre to the entry point; an entry-map refiner (--arch peak, peakpair, peakpair96, peakpair96w)
+centre to the entry point; an entry-map refiner (--arch peak, peakpair, peakpair96, peakpair96w, peakpair96u)
 gives a 48x48 (or 96x96) map of every entry in the window (peaks.py). `bundle` puts an entry-map
 refiner and a one-answer gate in one file (refiner_eval.py, with `eval`).
 
@@ -299,7 +299,8 @@ def main():
     t.add_argument("--arch", default="fc", choices=sorted(ARCHS), help="fc: offsets from a fully connected head; "
                    "heat: soft-argmax of a 24x24 heatmap; heat2: of a 48x48 one; peak: every entry "
                    "as a 48x48 map's local maxima (peaks.py); peakpair: peak plus each entry's touching partner; "
-                   "peakpair96: peakpair's map at 96x96 (0.5 px cells); peakpair96w: peakpair96 with a wider context path")
+                   "peakpair96: peakpair's map at 96x96 (0.5 px cells); peakpair96w: peakpair96 with a wider context path; "
+                   "peakpair96u: peakpair96 plus a full-resolution encoder-decoder correction")
     t.add_argument("--save-every", type=int, default=500)
     t.add_argument("--init", help="start from these weights (same --arch)")
     t.add_argument("--init-partial", action="store_true",
