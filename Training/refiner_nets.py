@@ -163,10 +163,14 @@ class PairPeakRefiner96(PairPeakRefiner):
         a = self.s4(x)
         return self.heat[:-1](self.heat_input(x, a, self.s16(a)))
 
-    def raw(self, x):
-        h = self.head_features(x)
+    def base_map(self, x, h):
+        """The 96x96 map from the crop and the head's features `h`: the 48x48 map
+        upsampled, plus the stride-1 correction."""
         coarse = self.up2(self.heat[-1](h)) + self.parity
         return coarse + self.fine(torch.cat([self.s1(x), self.up2(h)], 1))
+
+    def raw(self, x):
+        return self.base_map(x, self.head_features(x))
 
 
 class WidePairPeakRefiner96(PairPeakRefiner96):
@@ -212,13 +216,11 @@ class UNetPairPeakRefiner96(PairPeakRefiner96):
 
     def raw(self, x):
         h = self.head_features(x)
-        coarse = self.up2(self.heat[-1](h)) + self.parity
-        base = coarse + self.fine(torch.cat([self.s1(x), self.up2(h)], 1))
         e1 = self.u1(x)
         e2 = self.u2(e1)
         e3 = self.u3(e2)
         d2 = self.d2(torch.cat([self.up2(e3), e2, h], 1))
-        return base + self.d1(torch.cat([self.up2(d2), e1], 1))
+        return self.base_map(x, h) + self.d1(torch.cat([self.up2(d2), e1], 1))
 
 
 ARCHS = {"fc": Refiner, "heat": HeatRefiner, "heat2": FineHeatRefiner, "peak": PeakRefiner, "peakpair": PairPeakRefiner,
