@@ -51,6 +51,9 @@ let package = Package(
         .product(name: "Yams", package: "Yams"),
       ]),
     .target(name: "Fuzz", dependencies: ["Core", "Scoring"]),
+    .target(
+      name: "Conformance",
+      dependencies: ["Core", "Scoring", "Detection", "Adjustment", "Persistence", "SetCards"]),
     .target(name: "Dataset", dependencies: ["Core", "Canvas", "Scoring", "Synth", "SetCards"]),
     // libFuzzer targets (`make fuzz` builds them with -sanitize=fuzzer); plain builds replay files.
     .target(name: "CFuzzDriver"),
@@ -66,7 +69,7 @@ let package = Package(
     .executableTarget(
       name: "BullseyeCLI",
       dependencies: [
-        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles", "SetCards", "Golden", "Fuzz", "Dataset",
+        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles", "SetCards", "Golden", "Fuzz", "Dataset", "Conformance",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -89,6 +92,7 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(name: "GoldenTests", dependencies: ["Golden", "Core", "Canvas", "Inference", "Pipeline"]),
+    .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Core", "Scoring", "Detection"]),
     .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Synth", "Core"]),
     .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core", "Persistence"]),
   ]

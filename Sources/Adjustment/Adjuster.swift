@@ -52,8 +52,7 @@ public struct Adjuster: Sendable {
     case .dragChanged(let i, let t):
       guard s.arrows.indices.contains(i) else { return "ignored: arrow \(i) does not exist" }
       let id = s.arrows[i].id
-      if s.drag?.id != id { s.drag = (id, Double2(s.arrows[i].x, s.arrows[i].y), Double2(0, 0)) }
-      let d = s.drag!
+      let d = s.drags[id] ?? DragProgress(start: Double2(s.arrows[i].x, s.arrows[i].y), last: Double2(0, 0))
       let target: Double2
       switch drag {
       case .startPlusTranslation:
@@ -65,11 +64,11 @@ public struct Adjuster: Sendable {
       }
       s.arrows[i].x = min(clamp, max(-clamp, target.x))
       s.arrows[i].y = min(clamp, max(-clamp, target.y))
-      s.drag = (id, d.start, t)
+      s.drags[id] = DragProgress(start: d.start, last: t)
       return "applied"
     case .dragEnded(let i):
       guard s.arrows.indices.contains(i) else { return "ignored: arrow \(i) does not exist" }
-      s.drag = nil
+      s.drags[s.arrows[i].id] = nil
       if s.arrows[i].isOffTarget { remove(at: i, from: &s); return "applied: removed off the face" }
       return "applied"
     case .tap(let p):

@@ -52,8 +52,10 @@ public struct AdjustmentState: Sendable, Hashable {
   public var phase: Phase = .adjusting
   /// Position of each arrow when the adjustment began (detected arrows only).
   public var original: [String: Double2] = [:]
-  /// The drag in progress: arrow id, start position, last cumulative translation.
-  var drag: (id: String, start: Double2, last: Double2)?
+  /// The drags in progress, per marker id: start position and last cumulative
+  /// translation. Per marker because in seed 000 each `DraggableArrowMarkerFixed`
+  /// keeps its own `@State dragStartPosition`, so interleaved drags do not share one.
+  var drags: [String: DragProgress] = [:]
 
   public var extraCount: Int { max(0, arrows.count - expected) }
   public var missingCount: Int { max(0, expected - arrows.count) }
@@ -62,9 +64,15 @@ public struct AdjustmentState: Sendable, Hashable {
   public static func == (a: Self, b: Self) -> Bool {
     a.arrows == b.arrows && a.expected == b.expected && a.isPlacementMode == b.isPlacementMode
       && a.showMissingBanner == b.showMissingBanner && a.phase == b.phase && a.original == b.original
-      && a.drag?.id == b.drag?.id && a.drag?.start == b.drag?.start && a.drag?.last == b.drag?.last
+      && a.drags == b.drags
   }
   public func hash(into h: inout Hasher) { h.combine(arrows); h.combine(expected); h.combine(isPlacementMode) }
+}
+
+/// One marker's drag in progress.
+struct DragProgress: Sendable, Hashable {
+  var start: Double2
+  var last: Double2
 }
 
 /// A pair of Doubles (positions and translations).

@@ -10,7 +10,7 @@ struct Bullseye: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bullseye",
     abstract: "Reproducible golden-data verification and simulation for camera-based scoring apps.",
-    subcommands: [VerifyCommand.self, FuzzCommand.self, ModelCommand.self, EvalCommand.self, ScoreCommand.self, SynthCommand.self, RenderCommand.self, RunCommand.self, ResumeCommand.self, SimulateRoundCommand.self, FacesCommand.self, BenchCommand.self])
+    subcommands: [VerifyCommand.self, FuzzCommand.self, ModelCommand.self, EvalCommand.self, ScoreCommand.self, SynthCommand.self, RenderCommand.self, RunCommand.self, ResumeCommand.self, SimulateRoundCommand.self, FacesCommand.self, BenchCommand.self, ConformCommand.self])
 
   /// Every failure is one line on stderr and exit status 2; help and version exit 0.
   static func main() {

@@ -4,7 +4,16 @@
 public enum JSONParser {
   /// Parses one JSON document; errors name the byte offset.
   public static func parse(_ text: String) throws(CoreError) -> JSONValue {
-    var p = Cursor(bytes: Array(text.utf8))
+    try parse(bytes: Array(text.utf8))
+  }
+
+  /// Parses UTF-8 bytes, refusing invalid UTF-8 (a line from another program
+  /// need not be valid text).
+  public static func parse(bytes: [UInt8]) throws(CoreError) -> JSONValue {
+    guard String(validating: bytes, as: UTF8.self) != nil else {
+      throw .invalidValue("JSON is not valid UTF-8")
+    }
+    var p = Cursor(bytes: bytes)
     p.skipSpace()
     let v = try p.value(depth: 0)
     p.skipSpace()
@@ -89,7 +98,15 @@ public enum JSONParser {
             throw fail("bad \\u escape")
           }
           i += 4
-          out.append(contentsOf: Array(String(Unicode.Scalar(code).map(Character.init) ?? "\u{FFFD}").utf8))
+          var scalar = code
+          // A high surrogate followed by an escaped low one is one character (JSON's UTF-16 escapes).
+          if (0xD800..<0xDC00).contains(code), i + 6 <= bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u"),
+            let low = UInt32(String(decoding: bytes[(i + 2)..<(i + 6)], as: UTF8.self), radix: 16), (0xDC00..<0xE000).contains(low)
+          {
+            scalar = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+            i += 6
+          }
+          out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
         default: out.append(e)
         }
       }
@@ -107,7 +124,8 @@ public enum JSONParser {
         i += 1
       }
       let s = String(decoding: bytes[start..<i], as: UTF8.self)
-      if !isDouble, let v = Int(s) { return .int(v) }
+      // "-0" keeps its sign as a Double; other integers stay integers.
+      if !isDouble, s != "-0", let v = Int(s) { return .int(v) }
       guard let d = Double(s), d.isFinite else { throw fail("'\(s)' is not a number") }
       return .double(d)
     }

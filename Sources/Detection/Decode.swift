@@ -29,3 +29,32 @@ public func decodeOutput(_ values: [Float], shape: [Int], layout: OutputLayout) 
   }
   return out
 }
+
+/// How a candidate's confidence is held against the threshold: both apps
+/// hold confidences as Float, so a score equal to `Float(0.35)` passes a Float
+/// test and fails a Double one.
+public struct ConfidenceTest: Sendable, Hashable {
+  /// `≥` (both seeds) or `>`.
+  public enum Comparison: String, Sendable, Hashable, CaseIterable { case greaterOrEqual = "greater-or-equal", greater }
+  /// The arithmetic of the comparison: `Float(score)` against `Float(threshold)`, or Doubles.
+  public enum Arithmetic: String, Sendable, Hashable, CaseIterable { case float32, double }
+
+  public var comparison: Comparison
+  public var arithmetic: Arithmetic
+  /// A test; the defaults are seed 000's (`observation.confidence >= confidenceThreshold`, both Float).
+  public init(comparison: Comparison = .greaterOrEqual, arithmetic: Arithmetic = .float32) {
+    self.comparison = comparison; self.arithmetic = arithmetic
+  }
+
+  /// True when `score` passes `threshold`.
+  public func passes(_ score: Double, threshold: Double) -> Bool {
+    switch arithmetic {
+    case .float32: return compare(Float(score), Float(threshold))
+    case .double: return compare(score, threshold)
+    }
+  }
+
+  @inline(__always) func compare<T: Comparable>(_ a: T, _ b: T) -> Bool {
+    comparison == .greaterOrEqual ? a >= b : a > b
+  }
+}

@@ -4,8 +4,12 @@ public struct DetectionSettings: Sendable, Hashable {
   public var nms: NMSVariant
   public var iouThreshold: Double
   public var mapping: InputMapping
-  public init(confidenceThreshold: Double, nms: NMSVariant, iouThreshold: Double, mapping: InputMapping) {
+  /// How confidences meet the threshold.
+  public var confidenceTest: ConfidenceTest
+  public init(confidenceThreshold: Double, nms: NMSVariant, iouThreshold: Double, mapping: InputMapping,
+              confidenceTest: ConfidenceTest = ConfidenceTest()) {
     self.confidenceThreshold = confidenceThreshold; self.nms = nms; self.iouThreshold = iouThreshold; self.mapping = mapping
+    self.confidenceTest = confidenceTest
   }
 }
 
@@ -23,9 +27,9 @@ public struct DetectionOutput: Sendable, Hashable {
 
 /// The Detection stage's entry point.
 public enum DetectionStage {
-  /// Thresholds (≥, as both apps), suppresses, and maps boxes to image pixels.
+  /// Thresholds (by `confidenceTest`), suppresses, and maps boxes to image pixels.
   public static func run(_ candidates: [RawBox], settings s: DetectionSettings) -> DetectionOutput {
-    let passing = candidates.indices.filter { candidates[$0].confidence >= s.confidenceThreshold }
+    let passing = candidates.indices.filter { s.confidenceTest.passes(candidates[$0].confidence, threshold: s.confidenceThreshold) }
     let boxes = passing.map { candidates[$0] }
     let kept = suppress(boxes, variant: s.nms, threshold: s.iouThreshold)
     var arrows: [Detection] = [], targets: [Detection] = []

@@ -24,26 +24,53 @@ public enum InputMapping: Sendable, Hashable {
     return (gain, nw, nh, left, top, (px - 0.1).rounded(.toNearestOrEven), (py - 0.1).rounded(.toNearestOrEven), dw, dh)
   }
 
-  /// Maps a model-input box to image pixels (top-left origin).
+  /// Maps a model-input box to image pixels (top-left origin), clamped to the
+  /// image for the letterbox as Ultralytics' `clip_boxes` does.
   public func toImage(_ b: RawBox) -> PixelBox {
     switch self {
-    case .stretch(let w, let h, let input):
-      // Vision observation: normalized, origin bottom-left.
-      let s = Double(input)
-      let ox = (b.cx - b.w / 2) / s, ow = b.w / s, oh = b.h / s
-      let oy = 1 - (b.cy + b.h / 2) / s
-      // Seed 000's flip: y = (1 − oy − h) · H.
-      return PixelBox(x: ox * Double(w), y: (1.0 - oy - oh) * Double(h), width: ow * Double(w), height: oh * Double(h))
-    case .letterbox(let w, let h, let input, let rounded):
-      let g = InputMapping.letterboxGeometry(imageWidth: w, imageHeight: h, input: input)
-      let px = rounded ? g.backPadX : g.rawPadX, py = rounded ? g.backPadY : g.rawPadY
-      var x1 = (b.cx - b.w / 2 - px) / g.gain, y1 = (b.cy - b.h / 2 - py) / g.gain
-      var x2 = (b.cx + b.w / 2 - px) / g.gain, y2 = (b.cy + b.h / 2 - py) / g.gain
+    case .stretch: return stretched(b)
+    case .letterbox(let w, let h, _, _):
+      var (x1, y1, x2, y2) = toImageCorners(b)
       x1 = min(max(x1, 0), Double(w)); x2 = min(max(x2, 0), Double(w))
       y1 = min(max(y1, 0), Double(h)); y2 = min(max(y2, 0), Double(h))
       return PixelBox(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
     }
   }
+
+  /// A model-input box's corners `(x1, y1, x2, y2)` in image pixels, not
+  /// clamped: the arithmetic alone, which the conformance `map_to_image` stage checks.
+  public func toImageCorners(_ b: RawBox) -> (Double, Double, Double, Double) {
+    switch self {
+    case .stretch:
+      let p = stretched(b)
+      return (p.x, p.y, p.x + p.width, p.y + p.height)
+    case .letterbox(let w, let h, let input, let rounded):
+      let g = InputMapping.letterboxGeometry(imageWidth: w, imageHeight: h, input: input)
+      let px = rounded ? g.backPadX : g.rawPadX, py = rounded ? g.backPadY : g.rawPadY
+      return ((b.cx - b.w / 2 - px) / g.gain, (b.cy - b.h / 2 - py) / g.gain,
+              (b.cx + b.w / 2 - px) / g.gain, (b.cy + b.h / 2 - py) / g.gain)
+    }
+  }
+
+  /// Stretch: the box becomes a Vision observation (normalized, origin
+  /// bottom-left), then seed 000's flip brings it to pixels.
+  func stretched(_ b: RawBox) -> PixelBox {
+    guard case .stretch(let w, let h, let input) = self else { return PixelBox(x: 0, y: 0, width: 0, height: 0) }
+    let s = Double(input)
+    let ox = (b.cx - b.w / 2) / s, ow = b.w / s, oh = b.h / s
+    let oy = 1 - (b.cy + b.h / 2) / s
+    return visionToPixels(x: ox, y: oy, width: ow, height: oh, imageWidth: w, imageHeight: h)
+  }
+}
+
+/// A Vision bounding box (normalized, origin bottom-left) in image pixels with
+/// the origin top-left, as seed 000 converts it: `y = (1 − oy − h) · H`.
+/// `flipped: false` is the classic bug of forgetting the flip (`y = oy · H`).
+public func visionToPixels(x: Double, y: Double, width: Double, height: Double, imageWidth: Int, imageHeight: Int,
+                           flipped: Bool = true) -> PixelBox {
+  let W = Double(imageWidth), H = Double(imageHeight)
+  let top = flipped ? (1.0 - y - height) * H : y * H
+  return PixelBox(x: x * W, y: top, width: width * W, height: height * H)
 }
 
 extension InputMapping {

@@ -31,34 +31,89 @@ public func enclosingIoU(_ a: (Double, Double, Double, Double), _ b: (Double, Do
   return enclosing > 0 ? iw * ih / enclosing : 0
 }
 
+/// One NMS implementation as four independent choices, so every app's variant
+/// is a row of data and a conformance case can name each choice separately.
+public struct NMSPolicy: Sendable, Hashable {
+  /// When a box is suppressed: overlap `>` or `≥` the threshold.
+  public enum Overlap: String, Sendable, Hashable, CaseIterable { case greater, greaterOrEqual = "greater-or-equal" }
+  /// Whether boxes of different classes suppress each other.
+  public enum Classes: String, Sendable, Hashable, CaseIterable { case agnostic, perClass = "per-class" }
+  /// The order boxes are visited in: by score (stable: ties keep input order) or as given.
+  public enum Order: String, Sendable, Hashable, CaseIterable { case byScore = "by-score", inputOrder = "input-order" }
+  /// The overlap measure: IoU in Double; IoU converted to Float and compared with
+  /// the Float threshold (seed 000's `calculateIoU`); intersection over the
+  /// enclosing rectangle (BatSight's `CGRect.union`).
+  public enum Measure: String, Sendable, Hashable, CaseIterable { case union, unionFloat32 = "union-float32", enclosing }
+
+  public var overlap: Overlap
+  public var classes: Classes
+  public var order: Order
+  public var measure: Measure
+  /// Most boxes kept (Ultralytics: 300), nil for no limit.
+  public var maxKept: Int?
+
+  /// A policy; the defaults are seed 000's.
+  public init(overlap: Overlap = .greater, classes: Classes = .agnostic, order: Order = .byScore,
+              measure: Measure = .unionFloat32, maxKept: Int? = nil) {
+    self.overlap = overlap; self.classes = classes; self.order = order; self.measure = measure; self.maxKept = maxKept
+  }
+
+  /// True when `b` is suppressed by the kept box `a` at `threshold`.
+  func suppresses(_ a: (Double, Double, Double, Double), _ b: (Double, Double, Double, Double), threshold: Double) -> Bool {
+    switch measure {
+    case .union: return exceeds(iou(a, b), threshold)
+    case .enclosing: return exceeds(enclosingIoU(a, b), threshold)
+    case .unionFloat32: return exceeds(Float(iou(a, b)), Float(threshold))
+    }
+  }
+
+  @inline(__always) func exceeds<T: Comparable>(_ v: T, _ t: T) -> Bool {
+    overlap == .greater ? v > t : v >= t
+  }
+}
+
+extension NMSVariant {
+  /// The variant as a policy row.
+  public var policy: NMSPolicy? {
+    switch self {
+    case .greedySorted: return NMSPolicy()
+    case .batsight: return NMSPolicy(order: .inputOrder, measure: .enclosing)
+    case .ultralytics: return NMSPolicy(classes: .perClass, measure: .union, maxKept: 300)
+    case .none: return nil
+    }
+  }
+}
+
 /// Indices of the boxes kept, in the order the variant reports them.
 public func suppress(_ boxes: [RawBox], variant: NMSVariant, threshold: Double) -> [Int] {
-  switch variant {
-  case .none:
-    return Array(boxes.indices)
-  case .greedySorted, .ultralytics:
-    // Stable sort by confidence, highest first (ties keep input order).
-    var order = boxes.indices.sorted { boxes[$0].confidence > boxes[$1].confidence || (boxes[$0].confidence == boxes[$1].confidence && $0 < $1) }
-    var kept: [Int] = []
-    while let best = order.first {
-      order.removeFirst()
-      kept.append(best)
-      if variant == .ultralytics, kept.count == 300 { break }
-      order.removeAll { j in
-        if variant == .ultralytics, boxes[j].classID != boxes[best].classID { return false }
-        return iou(boxes[best].corners, boxes[j].corners) > threshold
-      }
-    }
-    return kept
-  case .batsight:
-    var removed = [Bool](repeating: false, count: boxes.count)
-    var kept: [Int] = []
-    for i in boxes.indices where !removed[i] {
-      kept.append(i)
-      for j in (i + 1)..<boxes.count where !removed[j] {
-        if enclosingIoU(boxes[i].corners, boxes[j].corners) > threshold { removed[j] = true }
-      }
-    }
-    return kept
+  guard let policy = variant.policy else { return Array(boxes.indices) }
+  return suppress(boxes, policy: policy, threshold: threshold)
+}
+
+/// Greedy suppression of raw candidates under `policy` (their corners, confidences, classes).
+public func suppress(_ boxes: [RawBox], policy: NMSPolicy, threshold: Double) -> [Int] {
+  suppress(corners: boxes.map(\.corners), scores: boxes.map(\.confidence), classes: boxes.map(\.classID),
+           policy: policy, threshold: threshold)
+}
+
+/// Greedy suppression under `policy`: visit boxes in the policy's order, keep
+/// each one not yet suppressed, and suppress every later box it overlaps.
+/// Boxes are corners `(x1, y1, x2, y2)`; returns the kept indices in the order kept.
+public func suppress(corners: [(Double, Double, Double, Double)], scores: [Double], classes: [Int],
+                     policy: NMSPolicy, threshold: Double) -> [Int] {
+  var order = Array(corners.indices)
+  if policy.order == .byScore {
+    order.sort { scores[$0] > scores[$1] || (scores[$0] == scores[$1] && $0 < $1) }
   }
+  var removed = [Bool](repeating: false, count: corners.count)
+  var kept: [Int] = []
+  for (n, i) in order.enumerated() where !removed[i] {
+    kept.append(i)
+    if let m = policy.maxKept, kept.count == m { break }
+    for j in order[(n + 1)...] where !removed[j] {
+      if policy.classes == .perClass, classes[j] != classes[i] { continue }
+      if policy.suppresses(corners[i], corners[j], threshold: threshold) { removed[j] = true }
+    }
+  }
+  return kept
 }

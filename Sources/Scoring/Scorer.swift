@@ -58,10 +58,22 @@ public enum Scorer {
 
   /// Scores a request already known to be valid (hot loops: fuzzing, benchmarks).
   public static func scoreUnchecked(_ r: ScoreRequest) -> ScoreResult {
+    score(r, spotFrame: false)
+  }
+
+  /// Scores a point given relative to the centre of spot `r.spot` (index, or 0
+  /// when `.nearest`), in that spot's units: no sheet-to-spot conversion, so a
+  /// conformance case on a multi-spot face is the same arithmetic as on one spot.
+  public static func scoreInSpot(_ r: ScoreRequest) throws(ScoringError) -> ScoreResult {
+    try validate(r)
+    return score(r, spotFrame: true)
+  }
+
+  static func score(_ r: ScoreRequest, spotFrame: Bool) -> ScoreResult {
     switch r.precision {
-    case .double: return classify(r, Double.self, x: r.x, y: r.y)
-    case .float32: return classify(r, Double.self, x: Double(Float(r.x)), y: Double(Float(r.y)))
-    case .float32Native: return classify(r, Float.self, x: Float(r.x), y: Float(r.y))
+    case .double: return classify(r, Double.self, x: r.x, y: r.y, spotFrame: spotFrame)
+    case .float32: return classify(r, Double.self, x: Double(Float(r.x)), y: Double(Float(r.y)), spotFrame: spotFrame)
+    case .float32Native: return classify(r, Float.self, x: Float(r.x), y: Float(r.y), spotFrame: spotFrame)
     }
   }
 
@@ -83,11 +95,12 @@ public enum Scorer {
 
   /// The scorer proper, generic over the arithmetic so Float32 and Double
   /// paths share one piece of logic.
-  static func classify<T: BinaryFloatingPoint>(_ r: ScoreRequest, _: T.Type, x: T, y: T) -> ScoreResult {
+  static func classify<T: BinaryFloatingPoint>(_ r: ScoreRequest, _: T.Type, x: T, y: T, spotFrame: Bool = false) -> ScoreResult {
     let face = r.face
-    let spotIndex = pickSpot(face, r.spot, x: x, y: y)
+    let spotIndex: Int
+    if spotFrame, case .index(let i) = r.spot { spotIndex = i } else { spotIndex = spotFrame ? 0 : pickSpot(face, r.spot, x: x, y: y) }
     let s = face.spots[spotIndex]
-    let single = face.spots.count == 1
+    let single = spotFrame || face.spots.count == 1
     let dx = single ? x : (x - T(s.x)) / T(s.radius)
     let dy = single ? y : (y - T(s.y)) / T(s.radius)
     let d = (dx * dx + dy * dy).squareRoot()

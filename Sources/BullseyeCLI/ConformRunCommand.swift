@@ -1,0 +1,151 @@
+import ArgumentParser
+import Conformance
+import Core
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `bullseye conform run`.
+struct ConformRun: ParsableCommand {
+  static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a testee against the suite and grade it.")
+  @Option(help: "The testee command line (run by /bin/sh -c).") var testee: String
+  @Option(help: "Only these stages (comma-separated).") var stages: String?
+  @Option(help: "Known failures: one 'ID # reason' a line.") var expectations: String?
+  @Flag(help: "Rewrite --expectations to the current failures (refused when CI is set).") var fix = false
+  @Option(help: "Write JUnit XML here.") var junit: String?
+  @Option(help: "Write DIR/index.html, a self-contained report.") var report: String?
+  @Flag(help: "Print one JSON object instead of text.") var json = false
+  @Option(help: "Run the K-th of N slices (K/N).") var shard: String?
+  @Option(name: .customLong("timeout-ms"), help: "Per-case answer timeout in ms.") var timeoutMs: Int = 5000
+  @Option(help: "Run this one case alone and show the exchange.") var repro: String?
+  @Option(help: "A vector directory to run instead of the built-in suite.") var vectors: String?
+  @Flag(help: "Never send run_batch, even to a testee that offers it.") var noBatch = false
+
+  func validate() throws {
+    guard (1...3_600_000).contains(timeoutMs) else { throw CLIError(message: "--timeout-ms \(timeoutMs) is out of range: expected 1...3600000") }
+    if fix && expectations == nil { throw CLIError(message: "--fix needs --expectations FILE") }
+    if fix, let ci = ProcessInfo.processInfo.environment["CI"], ci != "false" {
+      throw CLIError(message: "--fix refused: CI is set to '\(ci)'; expectations are fixed by hand, never by CI")
+    }
+  }
+
+  func run() throws {
+    let stageList = try stages.map(parseStages)
+    let shardPair = try shard.map(parseShard)
+    let suite = try conformCall { () throws(ConformanceError) in
+      if let vectors { return try VectorFiles.load(vectors) }
+      return try VectorSuite.builtIn()
+    }
+    var known: Expectations?
+    if let path = expectations {
+      known = try conformCall { () throws(ConformanceError) in try Expectations.load(path, allowMissing: fix) }
+    }
+    var options = RunOptions(testee: testee)
+    options.timeoutMs = timeoutMs
+    options.allowBatch = !noBatch
+    if let id = repro { return try runRepro(id, suite: suite, options: options) }
+    let selected = ConformRunner.select(suite, stages: stageList, shard: shardPair)
+    guard !selected.isEmpty else { throw CLIError(message: "the selection is empty: --stages \(stages ?? "") matches no case") }
+    let outcome = try conformCall { () throws(ConformanceError) in try ConformRunner.run(selected, options: options) }
+    let selectedIDs = Set(selected.map(\.id))
+    let failing = outcome.failing
+    var listed = (known?.ids ?? []).intersection(selectedIDs)
+    if fix, let path = expectations, let known {
+      let text = known.fixed(failing: failing, selected: selectedIDs) { id in
+        let r = outcome.results.first { $0.vector.id == id }
+        return r?.verdict == .errored ? "errored: \(r?.reason ?? "")" : "failed: expected \(compactText(r?.expected)), got \(compactText(r?.got))"
+      }
+      try conformCall { () throws(ConformanceError) in
+        do { try AtomicFile.write(text, to: path) } catch { throw .usage("cannot write --expectations '\(path)': \(error)") }
+      }
+      listed = Set(failing)
+    }
+    let failingSet = Set(failing)
+    let unexpectedFailures = failing.filter { !listed.contains($0) }
+    let unexpectedPasses = selected.map(\.id).filter { listed.contains($0) && !failingSet.contains($0) }
+    let conformant = unexpectedFailures.isEmpty && unexpectedPasses.isEmpty && !outcome.contradicted
+    let stagesRun = Set(selected.map(\.stage))
+    if let junit {
+      try conformCall { () throws(ConformanceError) in
+        do { try AtomicFile.write(ConformReports.junit(outcome), to: junit) } catch { throw .usage("cannot write --junit '\(junit)': \(error)") }
+      }
+    }
+    if let report {
+      try writeReport(ConformReports.html(outcome, conformant: conformant, unexpectedPasses: unexpectedPasses, known: listed, stages: stagesRun), to: report)
+    }
+    if json {
+      let j = ConformReports.json(outcome, unexpectedPasses: unexpectedPasses, unexpectedFailures: unexpectedFailures,
+                                  conformant: conformant, stages: stagesRun)
+      writeLine(try j.compactText())
+    } else {
+      printText(outcome, listed: listed, unexpectedPasses: unexpectedPasses, stages: stagesRun)
+    }
+    if !conformant { Glibc.exit(1) }
+  }
+
+  func printText(_ o: RunOutcome, listed: Set<String>, unexpectedPasses: [String], stages: Set<Stage>) {
+    writeLine("testee: \(o.ready.name) (stages \(o.ready.stages.joined(separator: ", ")))")
+    if !o.unknownAxes.isEmpty { writeLine("note: unknown axes declared and ignored: \(o.unknownAxes.joined(separator: ", "))") }
+    for r in o.results where r.verdict == .failed || r.verdict == .errored {
+      let tag = listed.contains(r.vector.id) ? "known " : ""
+      if r.verdict == .failed {
+        writeLine("\(tag)FAIL \(r.vector.id) input=\(compactText(r.vector.input)) expected=\(compactText(r.expected)) got=\(compactText(r.got))")
+      } else {
+        writeLine("\(tag)ERROR \(r.vector.id) \(r.reason ?? "")")
+      }
+    }
+    for id in unexpectedPasses { writeLine("UNEXPECTED PASS \(id): listed as a known failure, passes now") }
+    for c in o.classification where stages.contains(AxisTable.axis(c.axis)!.stage) { writeLine(Grading.line(c)) }
+    writeLine(o.summary)
+  }
+
+  func runRepro(_ id: String, suite: VectorSuite, options: RunOptions) throws {
+    guard let v = suite.vectors.first(where: { $0.id == id }) else {
+      throw CLIError(message: "--repro '\(id)' is not a case of the suite: expected an id as the report lists them")
+    }
+    let session = Session(command: options.testee, timeoutMs: options.timeoutMs, allowBatch: false)
+    session.keepLines = true
+    let o = try conformCall { () throws(ConformanceError) in try ConformRunner.run([v], options: options, session: session) }
+    let r = o.results[0]
+    writeLine("request:  \(session.sentLines.first ?? "(not sent: \(r.reason ?? ""))")")
+    writeLine("answer:   \(session.answerLines.first ?? "(none)")")
+    writeLine("expected: \(compactText(r.expected)) (under \(AxisTable.key(Grading.effective(o.semantics), axes: v.axes)))")
+    writeLine("\(r.verdict.rawValue)\(r.reason.map { ": \($0)" } ?? "")")
+    if r.verdict != .passed { Glibc.exit(1) }
+  }
+
+  func parseStages(_ s: String) throws -> [Stage] {
+    try s.split(separator: ",").map { name in
+      guard let st = Stage(rawValue: String(name)) else {
+        throw CLIError(message: "--stages '\(name)' is unknown: expected \(Stage.allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      return st
+    }
+  }
+
+  func parseShard(_ s: String) throws -> (k: Int, n: Int) {
+    let p = s.split(separator: "/").map { Int($0) }
+    guard p.count == 2, let k = p[0], let n = p[1], n >= 1, (1...n).contains(k) else {
+      throw CLIError(message: "--shard '\(s)' is not K/N with 1 ≤ K ≤ N")
+    }
+    return (k, n)
+  }
+
+  func writeReport(_ html: String, to dir: String) throws {
+    var isDir: ObjCBool = false
+    if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), !isDir.boolValue {
+      throw CLIError(message: "--report '\(dir)' is a file: expected a directory")
+    }
+    do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+      throw CLIError(message: "--report '\(dir)' cannot be created: \(error.localizedDescription)")
+    }
+    try conformCall { () throws(ConformanceError) in
+      do { try AtomicFile.write(html, to: dir + "/index.html") } catch { throw .usage("cannot write --report '\(dir)': \(error)") }
+    }
+  }
+}
+
+/// Compact JSON for one-line messages.
+func compactText(_ v: JSONValue?) -> String { v.flatMap { try? $0.compactText() } ?? "null" }

@@ -1,0 +1,126 @@
+/// One semantics axis: a choice on which the seeds and real apps disagree.
+/// The first value is the default (the seeds' iOS camera path).
+public struct Axis: Sendable, Hashable {
+  /// The key a testee declares, e.g. `boundary`.
+  public let name: String
+  /// The stage whose answers depend on it.
+  public let stage: Stage
+  /// Accepted values, default first.
+  public let values: [String]
+  /// The default value: what an undeclared axis is graded under.
+  public var defaultValue: String { values[0] }
+}
+
+/// Axis → value, as a testee declares it (or as a combination to grade under).
+public typealias Semantics = [String: String]
+
+/// Every axis, as one table that grading, classification and tests iterate over.
+public enum AxisTable {
+  /// All axes, grouped by stage in pipeline order.
+  public static let all: [Axis] = [
+    Axis(name: "boundary", stage: .score, values: ["inclusive", "floor", "strict", "line-cutter"]),
+    Axis(name: "precision", stage: .score, values: ["double", "float32", "float32-native"]),
+    Axis(name: "nms_overlap", stage: .nms, values: ["greater", "greater-or-equal"]),
+    Axis(name: "nms_classes", stage: .nms, values: ["agnostic", "per-class"]),
+    Axis(name: "nms_order", stage: .nms, values: ["by-score", "input-order"]),
+    Axis(name: "nms_iou", stage: .nms, values: ["union-float32", "union", "enclosing"]),
+    Axis(name: "flip", stage: .visionFlip, values: ["flipped", "unflipped"]),
+    Axis(name: "input_mapping", stage: .mapToImage, values: ["stretch", "letterbox", "letterbox-unrounded"]),
+    Axis(name: "decode_layout", stage: .decode, values: ["ultralytics", "seed-001"]),
+    Axis(name: "decode_threshold", stage: .decode, values: ["greater-or-equal", "greater"]),
+    Axis(name: "decode_precision", stage: .decode, values: ["float32", "double"]),
+    Axis(name: "drag", stage: .adjust, values: ["start-plus-translation", "delta", "stale-capture"]),
+    Axis(name: "resume", stage: .resume, values: ["seed-002", "android-docs"]),
+  ]
+
+  /// The axis named `name`, if any.
+  public static func axis(_ name: String) -> Axis? { all.first { $0.name == name } }
+
+  /// The axes of one stage, in table order.
+  public static func axes(of stage: Stage) -> [Axis] { all.filter { $0.stage == stage } }
+
+  /// Every combination of the stage's axes' values (one empty combination for a
+  /// stage without axes), defaults first.
+  public static func combinations(of stage: Stage) -> [Semantics] {
+    var out: [Semantics] = [[:]]
+    for axis in axes(of: stage) {
+      out = out.flatMap { partial in axis.values.map { v in partial.merging([axis.name: v]) { $1 } } }
+    }
+    return out
+  }
+
+  /// The defaults of every axis.
+  public static var defaults: Semantics { Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.defaultValue) }) }
+
+  /// Checks a declaration: every known axis's value must be one of its names.
+  /// Unknown axis names are returned, not refused (a newer testee may know more).
+  public static func validate(_ declared: Semantics) throws(ConformanceError) -> [String] {
+    var unknown: [String] = []
+    for (name, value) in declared.sorted(by: { $0.key < $1.key }) {
+      guard let axis = axis(name) else { unknown.append(name); continue }
+      guard axis.values.contains(value) else {
+        throw .usage("semantics \(name)=\(value) is unknown: expected one of \(axis.values.joined(separator: ", "))")
+      }
+    }
+    return unknown
+  }
+
+  /// The key of a combination in `expected_by_semantics`: `axis=value` pairs in
+  /// alphabetical order of the axes, joined by `,`.
+  public static func key(_ s: Semantics, axes names: [String]) -> String {
+    names.sorted().map { "\($0)=\(s[$0] ?? axis($0)?.defaultValue ?? "")" }.joined(separator: ",")
+  }
+}
+
+/// The stages of the protocol, in pipeline order.
+public enum Stage: String, Sendable, Hashable, CaseIterable, Comparable {
+  case score, nms
+  case visionFlip = "vision_flip"
+  case mapToImage = "map_to_image"
+  case decode, echo, adjust, resume, setcards
+
+  /// Pipeline order, for stable listings.
+  public static func < (a: Stage, b: Stage) -> Bool {
+    allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+  }
+
+  /// How numbers in this stage's answers are compared.
+  public var tolerance: NumberTolerance {
+    switch self {
+    case .visionFlip, .mapToImage, .adjust: return .close
+    default: return .exact
+    }
+  }
+}
+
+/// A named number tolerance, one per stage, as `docs/conformance.md` writes them.
+public enum NumberTolerance: String, Sendable, Hashable {
+  /// Bit for bit (`-0.0` and `0.0` differ).
+  case exact
+  /// Within 1e-9 × max(1, |expected|): the same formula evaluated in another order.
+  case close
+
+  /// True when `got` is acceptable for `expected`.
+  public func accepts(_ expected: Double, _ got: Double) -> Bool {
+    switch self {
+    case .exact: return expected.bitPattern == got.bitPattern
+    case .close: return abs(expected - got) <= 1e-9 * max(1, abs(expected))
+    }
+  }
+}
+
+/// Conformance's errors: one line naming the value and what was expected.
+public enum ConformanceError: Error, Equatable, CustomStringConvertible {
+  /// A bad command line, declaration or vector file (exit 2).
+  case usage(String)
+  /// A case input the stage cannot run (names the key and what was expected).
+  case input(String)
+  /// The testee could not be started or kept running (exit 2).
+  case testee(String)
+
+  public var description: String {
+    switch self {
+    case .usage(let m), .input(let m), .testee(let m): return m
+    }
+  }
+}

@@ -1,0 +1,67 @@
+import Core
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A testee's known failures: `ID # reason` a line; blank lines and lines
+/// starting with `#` are comments. The run passes only when the failing set
+/// equals the listed set (a listed case that now passes fails the run).
+public struct Expectations: Sendable {
+  /// Listed ids with their reasons, in file order.
+  public private(set) var entries: [(id: String, reason: String)]
+
+  /// Reads `path`; a missing file is an empty list only when `allowMissing`.
+  public static func load(_ path: String, allowMissing: Bool) throws(ConformanceError) -> Expectations {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      if allowMissing && access(path, F_OK) != 0 { return Expectations(entries: []) }
+      throw .usage("--expectations '\(path)' cannot be read: expected a UTF-8 text file of 'ID # reason' lines")
+    }
+    var entries: [(String, String)] = []
+    for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      let line = raw.trimmingCharacters(in: .whitespaces)
+      if line.isEmpty || line.hasPrefix("#") { continue }
+      let parts = line.split(separator: "#", maxSplits: 1)
+      let id = parts[0].trimmingCharacters(in: .whitespaces)
+      let reason = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+      if !id.isEmpty { entries.append((id, reason)) }
+    }
+    return Expectations(entries: entries)
+  }
+
+  /// The listed ids.
+  public var ids: Set<String> { Set(entries.map(\.id)) }
+
+  /// The list rewritten to `failing` among `selected` ids: lines of unselected
+  /// ids stay, reasons of lines that stay are kept, new lines take `reason(id)`.
+  public func fixed(failing: [String], selected: Set<String>, reason: (String) -> String) -> String {
+    var out = "# Known failures: one `ID # reason` a line (written by `bullseye conform run --fix`).\n"
+    let known = Dictionary(entries.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
+    var written = Set<String>()
+    for e in entries where !selected.contains(e.id) && written.insert(e.id).inserted {
+      out += "\(e.id) # \(e.reason)\n"
+    }
+    for id in failing where written.insert(id).inserted {
+      out += "\(id) # \(known[id].flatMap { $0.isEmpty ? nil : $0 } ?? reason(id))\n"
+    }
+    return out
+  }
+}
+
+extension String {
+  func trimmingCharacters(in _: CharacterSetLike) -> String {
+    var s = Substring(self)
+    while let f = s.first, f == " " || f == "\t" || f == "\r" { s.removeFirst() }
+    while let l = s.last, l == " " || l == "\t" || l == "\r" { s.removeLast() }
+    return String(s)
+  }
+}
+
+extension Substring {
+  func trimmingCharacters(in c: CharacterSetLike) -> String { String(self).trimmingCharacters(in: c) }
+}
+
+/// Spaces and tabs (Foundation-free trimming).
+enum CharacterSetLike { case whitespaces }

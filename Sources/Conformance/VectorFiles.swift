@@ -1,0 +1,73 @@
+import Core
+import Foundation
+
+/// Vector directories: `manifest.json` and `<stage>/<group>.json` files that
+/// need no Bullseye to read. Written atomically; read strictly.
+public enum VectorFiles {
+  /// The JSON of one group file.
+  static func json(_ g: VectorGroup) -> JSONValue {
+    .object([
+      "stage": .string(g.stage.rawValue), "group": .string(g.group),
+      "notes": .object(g.notes.mapValues(JSONValue.string)),
+      "tests": .array(g.tests.map { v in
+        var o: [String: JSONValue] = [
+          "id": .string(v.id), "comment": .string(v.comment), "flags": .array(v.flags.map(JSONValue.string)), "input": v.input,
+        ]
+        switch v.expected {
+        case .single(let e): o["expected"] = e
+        case .bySemantics(_, let answers): o["expected_by_semantics"] = .object(answers)
+        }
+        return .object(o)
+      }),
+    ])
+  }
+
+  /// Writes the suite into `dir`: refused when `dir` is not empty unless
+  /// `force`, which replaces it whole (built beside it, then renamed over it).
+  public static func export(_ suite: VectorSuite, to dir: String, force: Bool) throws(ConformanceError) {
+    let fm = FileManager.default
+    var isDir: ObjCBool = false
+    let exists = fm.fileExists(atPath: dir, isDirectory: &isDir)
+    if exists && !isDir.boolValue { throw .usage("'\(dir)' is a file: expected a directory to export into") }
+    if exists, let items = try? fm.contentsOfDirectory(atPath: dir), !items.isEmpty, !force {
+      throw .usage("'\(dir)' is not empty: expected an empty or new directory (or --force to replace it)")
+    }
+    let parent = (dir as NSString).deletingLastPathComponent
+    guard fm.fileExists(atPath: parent.isEmpty ? "." : parent) else { throw .usage("'\(parent)' does not exist: expected the export directory's parent") }
+    let staging = (parent.isEmpty ? "." : parent) + "/.\((dir as NSString).lastPathComponent).export-\(getpid())"
+    try? fm.removeItem(atPath: staging)
+    do {
+      try fm.createDirectory(atPath: staging, withIntermediateDirectories: true)
+      var stages: [String: JSONValue] = [:]
+      for stage in Stage.allCases {
+        let groups = suite.groups.filter { $0.stage == stage }
+        guard !groups.isEmpty else { continue }
+        try fm.createDirectory(atPath: "\(staging)/\(stage.rawValue)", withIntermediateDirectories: true)
+        var files: [JSONValue] = []
+        for g in groups {
+          let file = "\(stage.rawValue)/\(g.group).json"
+          try AtomicFile.write(try json(g).canonicalText(), to: "\(staging)/\(file)")
+          files.append(.object(["file": .string(file), "cases": .int(g.tests.count)]))
+        }
+        stages[stage.rawValue] = .object(["files": .array(files), "cases": .int(groups.map(\.tests.count).reduce(0, +))])
+      }
+      let axes: [String: JSONValue] = Dictionary(uniqueKeysWithValues: AxisTable.all.map {
+        ($0.name, .object(["stage": .string($0.stage.rawValue), "values": .array($0.values.map(JSONValue.string)),
+                           "default": .string($0.defaultValue)]))
+      })
+      let manifest: JSONValue = .object([
+        "suite_version": .string(suite.version), "protocol_version": .int(1), "stages": .object(stages), "axes": .object(axes),
+        "tolerances": .object(Dictionary(uniqueKeysWithValues: Stage.allCases.map { ($0.rawValue, .string($0.tolerance.rawValue)) })),
+      ])
+      try AtomicFile.write(try manifest.canonicalText(), to: "\(staging)/manifest.json")
+      if exists { try fm.removeItem(atPath: dir) }
+      try fm.moveItem(atPath: staging, toPath: dir)
+    } catch let e as ConformanceError {
+      try? fm.removeItem(atPath: staging)
+      throw e
+    } catch {
+      try? fm.removeItem(atPath: staging)
+      throw .usage("cannot export into '\(dir)': \(error)")
+    }
+  }
+}
