@@ -7,7 +7,7 @@ import Synth
 struct BenchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bench", abstract: "Measure rendering and scoring speed.",
-    subcommands: [SynthBench.self, ScoringBench.self, PipelineBench.self])
+    subcommands: [SynthBench.self, ScoringBench.self, PipelineBench.self, ConformBench.self])
 }
 
 /// Median of a list of durations in milliseconds.

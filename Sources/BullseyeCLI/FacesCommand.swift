@@ -16,6 +16,9 @@ struct FacesCommand: ParsableCommand {
           "zones": .array(f.zones.map { .object(["radius": .double($0.radius), "score": .int($0.score), "label": .string($0.label)]) }),
           "spots": .array(f.spots.map { .array([.double($0.x), .double($0.y), .double($0.radius)]) }),
           "source": .string(f.source),
+          // What a conformance testee needs to reproduce the score stage's arithmetic.
+          "outer_fraction": .double(f.scoringFraction), "floor_unit": .double(f.floorUnit),
+          "x_radius": f.xRadius.map(JSONValue.double) ?? .null,
         ])
       }
       print(try JSONValue.array(faces).canonicalText(), terminator: "")

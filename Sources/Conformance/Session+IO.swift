@@ -14,7 +14,7 @@ extension Session {
     guard let p = process else { throw .testee("the testee is not running") }
     while true {
       if let line = takeLine() { return line }
-      if inbox.count > Session.lineLimit { throw .testee("answer line longer than \(Session.lineLimit) bytes") }
+      if pendingBytes > Session.lineLimit { throw .testee("answer line longer than \(Session.lineLimit) bytes") }
       let now = Clock.now()
       if now >= deadline { return nil }
       var fds = [pollfd(fd: p.output, events: Int16(POLLIN), revents: 0), pollfd(fd: p.errors, events: Int16(POLLIN), revents: 0)]
@@ -63,14 +63,30 @@ extension Session {
     }
   }
 
-  /// The next complete line in the inbox, without its newline.
+  /// The next complete line in the inbox, without its newline. Scans only
+  /// bytes not scanned before, so a huge line costs linear time.
   func takeLine() -> [UInt8]? {
-    guard let nl = inbox.firstIndex(of: 0x0A) else { return nil }
-    var line = Array(inbox[..<nl])
-    inbox.removeSubrange(...nl)
+    let from = max(inboxHead, inboxScanned)
+    let found: Int? = inbox.withUnsafeBufferPointer { b in
+      guard from < b.count, let p = memchr(b.baseAddress! + from, 0x0A, b.count - from) else { return nil }
+      return b.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+    }
+    guard let nl = found else {
+      inboxScanned = inbox.count
+      return nil
+    }
+    var line = Array(inbox[inboxHead..<nl])
+    inboxHead = nl + 1
+    inboxScanned = inboxHead
+    if inboxHead > 1 << 20 || inboxHead == inbox.count {
+      inbox.removeFirst(inboxHead); inboxScanned -= inboxHead; inboxHead = 0
+    }
     if line.last == 0x0D { line.removeLast() }
     return line
   }
+
+  /// Bytes waiting in the inbox that are not yet a complete line.
+  var pendingBytes: Int { inbox.count - inboxHead }
 
   /// Reads whatever the testee has written to stderr and keeps the last lines.
   func drainErrors() {

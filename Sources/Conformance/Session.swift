@@ -40,6 +40,9 @@ public final class Session {
   static let stderrLines = 20
   var process: TesteeProcess?
   var inbox: [UInt8] = []
+  /// Start of the unread part of `inbox`, and how far it has been searched for a newline.
+  var inboxHead = 0
+  var inboxScanned = 0
   var errText: [UInt8] = []
   /// The testee's last stderr lines, for reports and error messages.
   public internal(set) var stderrTail: [String] = []
@@ -74,7 +77,7 @@ public final class Session {
 
   func start() throws(ConformanceError) -> Ready {
     process?.kill()
-    inbox = []
+    inbox = []; inboxHead = 0; inboxScanned = 0
     let p = try TesteeProcess(command: command)
     process = p
     let line = "{\"cmd\":\"start\",\"version\":1}\n"

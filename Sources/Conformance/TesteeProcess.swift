@@ -14,6 +14,8 @@ final class TesteeProcess {
   let output: Int32
   let errors: Int32
   private var reaped = false
+  /// One read's worth of bytes, reused (no allocation per read).
+  private let scratch = UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16)
   private(set) var exitStatus: Int32?
 
   /// Starts `command`; throws when the shell itself cannot be started.
@@ -57,6 +59,7 @@ final class TesteeProcess {
   }
 
   deinit {
+    scratch.deallocate()
     kill()
     for f in [input, output, errors] where f >= 0 { close(f) }
   }
@@ -71,9 +74,8 @@ final class TesteeProcess {
 
   /// Reads what is there from `fd`: bytes, an empty array at end of file, nil when nothing is ready.
   func read(_ fd: Int32, into buffer: inout [UInt8]) -> Bool? {
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-    if n > 0 { buffer.append(contentsOf: chunk[0..<n]); return true }
+    let n = Glibc.read(fd, scratch, 1 << 16)
+    if n > 0 { buffer.append(contentsOf: UnsafeRawBufferPointer(start: scratch, count: n)); return true }
     if n == 0 { return false }
     return errno == EAGAIN || errno == EINTR ? nil : false
   }
