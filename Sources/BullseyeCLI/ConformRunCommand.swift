@@ -36,7 +36,8 @@ struct ConformRun: ParsableCommand {
     let shardPair = try shard.map(parseShard)
     let suite = try conformCall { () throws(ConformanceError) in
       if let vectors { return try VectorFiles.load(vectors) }
-      return try VectorSuite.builtIn()
+      // --repro needs every stage (the id names one); otherwise only the stages selected.
+      return try VectorSuite.builtIn(only: repro == nil ? stageList.map(Set.init) : nil)
     }
     var known: Expectations?
     if let path = expectations {

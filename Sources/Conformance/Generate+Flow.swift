@@ -155,11 +155,16 @@ enum FlowCases {
 }
 
 extension VectorSuite {
-  /// The built-in suite, computed from the library (same bytes every time).
-  public static func builtIn() throws(ConformanceError) -> VectorSuite {
-    var groups = try ScoreCases.groups()
-    groups += try GeometryCases.nms() + GeometryCases.visionFlip() + GeometryCases.mapToImage() + GeometryCases.decode()
-    groups += try FlowCases.echo() + FlowCases.adjust() + FlowCases.resume() + FlowCases.setcards()
+  /// The built-in suite, computed from the library (same bytes every time);
+  /// `only` builds just those stages' groups (the same cases as in the whole suite).
+  public static func builtIn(only: Set<Stage>? = nil) throws(ConformanceError) -> VectorSuite {
+    let makers: [(Stage, () throws(ConformanceError) -> [VectorGroup])] = [
+      (.score, ScoreCases.groups), (.nms, GeometryCases.nms), (.visionFlip, GeometryCases.visionFlip),
+      (.mapToImage, GeometryCases.mapToImage), (.decode, GeometryCases.decode), (.echo, FlowCases.echo),
+      (.adjust, FlowCases.adjust), (.resume, FlowCases.resume), (.setcards, FlowCases.setcards),
+    ]
+    var groups: [VectorGroup] = []
+    for (stage, make) in makers where only?.contains(stage) ?? true { groups += try make() }
     return VectorSuite(version: builtInVersion, groups: groups)
   }
 }

@@ -28,6 +28,12 @@ enum GeometryCases {
     try add("half.order", "the weaker box first in the input", ["at-threshold"], [[0, 0, 10, 5], [0, 0, 10, 10]], [0.8, 0.9], [0, 0], 0.5)
     // Float32 IoU: 7/10 in Double vs Float(0.7).
     try add("seven-tenths", "IoU 0.7 exactly in Double", ["at-threshold", "float32-iou"], [[0, 0, 10, 10], [0, 0, 10, 7]], [0.9, 0.8], [0, 0], 0.7)
+    // IoU a hair off the threshold in Double that rounds onto Float(threshold): Double and Float part.
+    for (n, (h, t)) in [(7.0000001, 0.7), (6.9999999, 0.7), (5.00000001, 0.5), (4.99999999, 0.5), (4.5000001, 0.45),
+                        (3.0000001, 0.3), (7.00000003, 0.7), (6.99999997, 0.7)].enumerated() {
+      try add("float32-iou\(n)", "IoU \(h / 10) against \(t)", ["float32-iou"], [[0, 0, 10, 10], [0, 0, 10, h], [20, 20, 30, 30]],
+              [0.9, 0.8, 0.7], [0, 0, 0], t)
+    }
     var rng = SeededGenerator(seed: SeededGenerator.hash("nms"))
     let thresholds = [0.5, 0.7, 0.45, 0.3, 1.0 / 3, 0.25, 0.6]
     for n in 0..<260 {
