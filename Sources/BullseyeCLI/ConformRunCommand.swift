@@ -67,7 +67,8 @@ struct ConformRun: ParsableCommand {
     let unexpectedFailures = failing.filter { !listed.contains($0) }
     let unexpectedPasses = selected.map(\.id).filter { listed.contains($0) && !failingSet.contains($0) }
     let conformant = unexpectedFailures.isEmpty && unexpectedPasses.isEmpty && !outcome.contradicted
-    let stagesRun = Set(selected.map(\.stage))
+    // Classify only the stages the testee was sent cases of.
+    let stagesRun = Set(selected.map(\.stage)).filter { outcome.ready.stages.contains($0.rawValue) }
     if let junit {
       try conformCall { () throws(ConformanceError) in
         do { try AtomicFile.write(ConformReports.junit(outcome), to: junit) } catch { throw .usage("cannot write --junit '\(junit)': \(error)") }

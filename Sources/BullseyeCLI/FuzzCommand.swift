@@ -18,10 +18,16 @@ struct FuzzScoring: ParsableCommand {
   @Option(help: "Rules to compare (repeatable; default all).") var rule: [String] = []
   @Option(parsing: .unconditional) var iterations: Int = 100_000
   @Option var seed: UInt64 = 1
-  @Option(help: "Write one scenario per finding and summary.md here.") var out: String?
+  @Option(help: "Write one scenario per finding and summary.md here (with --testee: a vector directory).") var out: String?
   @Flag var json = false
+  @Option(help: "Fuzz this testee's score stage through the conformance protocol instead of Bullseye's scorer.") var testee: String?
+  @Option(help: "With --testee: how many points to check (default 100000).") var cases: Int?
+  @Option(help: "With --testee: check points for this many seconds instead.") var seconds: Double?
+  @Option(name: .customLong("timeout-ms"), help: "With --testee: per-case answer timeout.") var timeoutMs: Int = 5000
 
   func run() throws {
+    if let testee { return try runDifferential(testee) }
+    guard cases == nil, seconds == nil else { throw CLIError(message: "--cases and --seconds need --testee") }
     var o = CampaignOptions()
     guard (1...100_000_000).contains(iterations) else { throw CLIError(message: "--iterations \(iterations) is out of range: expected 1...100000000") }
     o.iterations = iterations
@@ -51,6 +57,6 @@ struct FuzzScoring: ParsableCommand {
       print(FindingReport.summary(result), terminator: "")
       print("\(result.checks) checks in \(String(format: "%.2f", result.seconds)) s (\(Int(result.checksPerSecond * 60)) per minute): \(result.violations.count) violations, \(result.discrepancies.count) discrepancies")
     }
-    if !result.violations.isEmpty { throw ExitCode(1) }
+    if !result.violations.isEmpty { Foundation.exit(1) }
   }
 }

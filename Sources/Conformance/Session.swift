@@ -49,6 +49,8 @@ public final class Session {
   var seq = 0
   /// Use `run_batch` when the testee offers it.
   let allowBatch: Bool
+  /// Cases per `run_batch` (64 for suites; fuzzing sends more).
+  public var batchSize = 64
   public private(set) var ready: Ready?
   /// Restarts in a row with no good answer between them.
   var failures = 0
@@ -114,7 +116,7 @@ public final class Session {
     var i = 0
     while i < cases.count {
       var j = i + 1
-      if batched { while j < cases.count, j - i < 64, cases[j].stage == cases[i].stage { j += 1 } }
+      if batched { while j < cases.count, j - i < batchSize, cases[j].stage == cases[i].stage { j += 1 } }
       requests.append(Array(i..<j))
       i = j
     }

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Conformance
+import Core
+import Foundation
+import Scoring
+
+extension FuzzScoring {
+  /// `fuzz scoring --testee`: differential fuzzing of another implementation.
+  func runDifferential(_ command: String) throws {
+    guard cases == nil || seconds == nil else { throw CLIError(message: "give --cases or --seconds, not both") }
+    if let n = cases, !(1...100_000_000).contains(n) { throw CLIError(message: "--cases \(n) is out of range: expected 1...100000000") }
+    if let s = seconds, !(s > 0 && s <= 86_400) { throw CLIError(message: "--seconds \(s) is out of range: expected (0, 86400]") }
+    guard (1...3_600_000).contains(timeoutMs) else { throw CLIError(message: "--timeout-ms \(timeoutMs) is out of range: expected 1...3600000") }
+    guard rule.isEmpty else { throw CLIError(message: "--rule does not apply with --testee: the testee's declared boundary is graded") }
+    var fuzz = DiffFuzz()
+    fuzz.seed = seed
+    fuzz.cases = seconds == nil ? (cases ?? 100_000) : nil
+    fuzz.seconds = seconds
+    do { if !face.isEmpty { fuzz.faces = try face.map { try FaceCatalog.face(named: $0) } } } catch { throw CLIError(message: "\(error)") }
+    let session = Session(command: command, timeoutMs: timeoutMs)
+    session.batchSize = 512
+    let ready = try conformCall { () throws(ConformanceError) in try session.open() }
+    defer { session.close() }
+    _ = try conformCall { () throws(ConformanceError) in try AxisTable.validate(ready.semantics) }
+    guard ready.stages.contains("score") else { throw CLIError(message: "testee '\(ready.name)' does not list the score stage: nothing to fuzz") }
+    var result: DiffFuzz.Result?
+    var failure: Error?
+    do { result = try conformCall { () throws(ConformanceError) in try fuzz.run(session, declared: ready.semantics) } } catch { failure = error }
+    guard let result else { throw failure! }
+    if let out {
+      let suite = try conformCall { () throws(ConformanceError) in try DiffFuzz.suite(result.findings) }
+      try conformCall { () throws(ConformanceError) in try VectorFiles.export(suite, to: out, force: true) }
+    }
+    let effective = Grading.effective(ready.semantics)
+    print("testee \(ready.name), graded as boundary=\(effective["boundary"]!), precision=\(effective["precision"]!)")
+    for f in result.findings {
+      print("finding [\(f.face)] \(f.kind): input \(compactText(f.input)) expected \(compactText(f.expected)) got \(compactText(f.got))")
+    }
+    let kinds = Dictionary(grouping: result.findings, by: \.kind).mapValues(\.count).sorted { $0.key < $1.key }
+    for (k, n) in kinds { print("  \(n) × \(k)") }
+    for (why, n) in result.errored.sorted(by: { $0.key < $1.key }) { print("  errored \(n) × \(why)") }
+    print("\(result.checks) checks in \(String(format: "%.2f", result.seconds)) s (\(Int(result.checksPerSecond)) checks/s): \(result.findings.count) findings")
+    if !result.findings.isEmpty { Foundation.exit(1) }
+  }
+}
