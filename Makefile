@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BIN := .build/release/bullseye
 
-.PHONY: setup build verify test bench fuzz clean compare-models bench-inference
+.PHONY: setup build verify test conform bench fuzz clean compare-models bench-inference
 
 setup:
 	@bash scripts/setup.sh
@@ -18,9 +18,16 @@ verify: build
 test: setup
 	$(SWIFT) test
 
+# Reference testees (Testees/) against the built-in conformance suite, each
+# profile declaring what its code does (must pass) and its documented intent
+# (must fail; the classification is written to Testees/<name>/REPORT.md).
+conform: build
+	bash scripts/conform.sh
+
 bench: build
 	$(BIN) bench synth --size 1280x960 --arrows 6 --repeat 5
 	$(BIN) bench scoring --points 5000000
+	$(BIN) bench conform --repeat 3
 
 clean:
 	rm -rf .build Renders/*

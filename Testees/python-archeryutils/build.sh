@@ -8,7 +8,7 @@ REPO="$(cd "$HERE/../.." && pwd)"
 VENV="$REPO/.build/testees/python-archeryutils/venv"
 REQ="$HERE/requirements.txt"
 STAMP="$VENV/.requirements-installed"
-PYTHON="${PYTHON:-python3.11}"
+PYTHON="${PYTHON:-$(command -v python3.11 || command -v python3)}"
 
 if [ -f "$STAMP" ] && [ "$STAMP" -nt "$REQ" ] && [ -x "$VENV/bin/python" ]; then
   exit 0
