@@ -8,10 +8,12 @@ struct CLIRunner {
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bullseye")
   }
 
-  static func run(_ args: [String]) throws -> Result {
+  /// Runs with `args`; `env` adds or overrides environment variables for this run only.
+  static func run(_ args: [String], env: [String: String] = [:]) throws -> Result {
     let p = Process()
     p.executableURL = binary
     p.arguments = args
+    if !env.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 } }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
