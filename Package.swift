@@ -92,7 +92,9 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
     .testTarget(name: "GoldenTests", dependencies: ["Golden", "Core", "Canvas", "Inference", "Pipeline"]),
-    .testTarget(name: "ConformanceTests", dependencies: ["Conformance", "Core", "Scoring", "Detection"]),
+    .testTarget(
+      name: "ConformanceTests",
+      dependencies: ["Conformance", "Core", "Scoring", "Detection", "Adjustment", "Persistence", "Obstacles", "Pipeline"]),
     .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Synth", "Core"]),
     .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core", "Persistence"]),
   ]
