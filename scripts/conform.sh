@@ -20,8 +20,9 @@ RUNS=(
 if [ -f Testees/swift-seed-app/Package.swift ]; then
   RUNS+=(
     "swift-seed-app|camera|bash Testees/swift-seed-app/run.sh --profile camera|bash Testees/swift-seed-app/run.sh --profile camera --declare boundary=inclusive,precision=double,nms_iou=union"
-    "swift-seed-app|tap|bash Testees/swift-seed-app/run.sh --profile tap|bash Testees/swift-seed-app/run.sh --profile tap --declare boundary=inclusive,precision=float32"
+    "swift-seed-app|tap|bash Testees/swift-seed-app/run.sh --profile tap|bash Testees/swift-seed-app/run.sh --profile tap --declare boundary=inclusive"
     "swift-seed-app|batsight|bash Testees/swift-seed-app/run.sh --profile batsight|bash Testees/swift-seed-app/run.sh --profile batsight --declare nms_iou=union,nms_order=by-score"
+    "swift-seed-app|camera-stale-capture|bash Testees/swift-seed-app/run.sh --profile camera --stale-capture|bash Testees/swift-seed-app/run.sh --profile camera --stale-capture --declare drag=start-plus-translation"
   )
 fi
 

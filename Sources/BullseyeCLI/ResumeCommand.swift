@@ -11,13 +11,13 @@ struct ResumeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a round from its database and rescore stored coordinates.")
   @Option(help: "Round database (SQLite).") var db: String
   @Option(parsing: .unconditional, help: "Round id.") var round: Int64
-  @Option(help: "Resume semantics: seed-002 or android-docs.") var semantics: String = "seed-002"
+  @Option(help: "Resume semantics: seed-002, android-docs or skip-empty-ends.") var semantics: String = "seed-002"
   @Option(help: "Rule used to rescore.") var rule: String = "inclusive"
   @Flag(help: "Print JSON.") var json = false
 
   func run() throws {
     guard FileManager.default.fileExists(atPath: db) else { throw CLIError(message: "--db '\(db)' does not exist: expected a round database") }
-    guard let s = ResumeSemantics(rawValue: semantics) else { throw CLIError(message: "--semantics '\(semantics)' is unknown: expected seed-002 or android-docs") }
+    let s: ResumeSemantics = try choice(semantics, flag: "--semantics")
     guard let r = BoundaryRule(rawValue: rule) else { throw CLIError(ScoringError.unknownRule(rule)) }
     do {
       let store = try RoundStore(path: db)
@@ -31,8 +31,10 @@ struct ResumeCommand: ParsableCommand {
   }
 }
 
-/// `bullseye simulate-round`: saves a scripted round arrow by arrow (one
-/// transaction each), printing each commit — the subject of crash tests.
+/// `bullseye simulate-round`: saves a scripted round arrow by arrow, printing
+/// each commit — the subject of crash tests. `--crash-after` kills the process
+/// (SIGKILL, no clean-up) at one exact point of the save, so every state the
+/// save mode can leave behind is reachable on purpose, not only by chance.
 struct SimulateRoundCommand: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "simulate-round", abstract: "Write a scripted round into a database, one transaction per arrow.")
   @Option var db: String
@@ -41,8 +43,13 @@ struct SimulateRoundCommand: ParsableCommand {
   @Option var seed: UInt64 = 0
   @Option(name: .customLong("pause-ms"), parsing: .unconditional) var pauseMS: Int = 0
   @Option var face: String = "10_zone"
+  @Option(help: "atomic (one transaction per arrow) or seed-002-steps (seed 002's three committed statements).") var save: String = "atomic"
+  @Option(name: .customLong("crash-after"), help: "END:ARROW:STEP (STEP = end, arrow or total) or END:complete (before completeEnd): kill -9 there.")
+  var crashAfter: String?
 
   func run() throws {
+    let mode: SaveMode = try choice(save, flag: "--save")
+    let crash = try crashAfter.map(parseCrash)
     guard (1...100).contains(ends), (1...24).contains(arrowsPerEnd), (0...10_000).contains(pauseMS) else {
       throw CLIError(message: "--ends 1...100, --arrows-per-end 1...24 and --pause-ms 0...10000 expected")
     }
@@ -57,10 +64,13 @@ struct SimulateRoundCommand: ParsableCommand {
         for a in 1...arrowsPerEnd {
           let x = g.uniform(-0.8...0.8), y = g.uniform(-0.8...0.8)
           let s = try Scorer.score(ScoreRequest(face: f, x: x, y: y))
-          try store.saveArrowScore(round: round, end: e, arrow: a, score: s.score, isX: s.isX, x: x, y: y)
+          try store.saveArrowScore(round: round, end: e, arrow: a, score: s.score, isX: s.isX, x: x, y: y, mode: mode) { step in
+            if let c = crash, c.end == e, c.arrow == a, c.step == step { die("killed after step \(step.rawValue) of \(e) \(a)") }
+          }
           emit("committed \(e) \(a) \(s.score)")
           if pauseMS > 0 { usleep(UInt32(pauseMS * 1000)) }
         }
+        if let c = crash, c.end == e, c.arrow == nil { die("killed before completing \(e)") }
         try store.completeEnd(round: round, end: e)
         emit("completed \(e)")
       }
@@ -69,4 +79,21 @@ struct SimulateRoundCommand: ParsableCommand {
 
   /// One line, flushed at once, so a killed process has reported exactly its commits.
   func emit(_ line: String) { writeLine(line) }
+
+  /// Reports the crash point, then kills the process as `kill -9` would.
+  func die(_ line: String) -> Never {
+    emit(line)
+    kill(getpid(), SIGKILL)
+    fatalError("SIGKILL did not stop the process")
+  }
+
+  /// `END:ARROW:STEP` or `END:complete`.
+  func parseCrash(_ text: String) throws -> (end: Int, arrow: Int?, step: SaveStep?) {
+    let p = text.split(separator: ":").map(String.init)
+    let bad = CLIError(message: "--crash-after '\(text)' is not END:ARROW:STEP (STEP: end, arrow or total) or END:complete")
+    guard let e = p.first.flatMap({ Int($0) }), (1...ends).contains(e) else { throw bad }
+    if p.count == 2, p[1] == "complete" { return (e, nil, nil) }
+    guard p.count == 3, let a = Int(p[1]), (1...arrowsPerEnd).contains(a), let s = SaveStep(rawValue: p[2]) else { throw bad }
+    return (e, a, s)
+  }
 }

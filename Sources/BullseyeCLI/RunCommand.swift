@@ -43,7 +43,7 @@ struct RunCommand: ParsableCommand {
   @Option(help: "Round database (SQLite); the confirmed end is saved there.") var db: String?
   @Option(parsing: .unconditional, help: "Round id in --db (default: a new round).") var round: Int64?
   @Option(parsing: .unconditional, help: "End number to save into.") var end: Int = 1
-  @Option(help: "Coordinates handed to the store: keep-coordinates or seed (dropped).") var coordinates: String = "keep-coordinates"
+  @Option(help: "Coordinates handed to the store: keep-coordinates or seed (dropped); default: the profile's (ios: seed, as seed 000's camera flow).") var coordinates: String?
   @Option(help: "Seed for derived ids.") var seed: UInt64 = 0
   @Option(help: "The injected clock (ISO 8601).") var clock: String = "1970-01-01T00:00:00Z"
   @Option(help: "Result JSON path.") var out: String
@@ -74,9 +74,7 @@ struct RunCommand: ParsableCommand {
     do { f = try FaceCatalog.face(named: face) } catch { throw CLIError(error) }
     guard let rr = BoundaryRule(rawValue: rule) else { throw CLIError(ScoringError.unknownRule(rule)) }
     guard let pp = Precision(rawValue: precision) else { throw CLIError(ScoringError.unknownPrecision(precision)) }
-    guard let cp = CoordinatePolicy(rawValue: coordinates) else {
-      throw CLIError(message: "--coordinates '\(coordinates)' is unknown: expected keep-coordinates or seed")
-    }
+    let chosen: CoordinatePolicy? = try coordinates.map { try choice($0, flag: "--coordinates") }
     r = rr; p = pp
     let prof: PlatformProfile
     do { prof = try PlatformProfile.named(profile) } catch { throw CLIError(error) }
@@ -100,7 +98,7 @@ struct RunCommand: ParsableCommand {
     req.viewRadius = script.viewRadius
     if let db {
       try OutputPaths.checkWritable(db, flag: "--db")
-      req.persist = PersistRequest(path: db, round: round, end: end, coordinates: cp)
+      req.persist = PersistRequest(path: db, round: round, end: end, coordinates: chosen ?? prof.coordinates)
     }
     do {
       let result = try ArcheryPipeline.run(req)

@@ -1,3 +1,8 @@
+import Adjustment
+import Detection
+import Persistence
+import Scoring
+
 /// One semantics axis: a choice on which the seeds and real apps disagree.
 /// The first value is the default (the seeds' iOS camera path).
 public struct Axis: Sendable, Hashable {
@@ -9,28 +14,42 @@ public struct Axis: Sendable, Hashable {
   public let values: [String]
   /// The default value: what an undeclared axis is graded under.
   public var defaultValue: String { values[0] }
+
+  /// An axis over `values`, reordered so `defaultValue` comes first.
+  init(name: String, stage: Stage, values: [String], default d: String) {
+    self.name = name; self.stage = stage
+    self.values = [d] + values.filter { $0 != d }
+  }
+
+  /// An axis over a library enum's names: the values are the library's own.
+  init<E: RawRepresentable & CaseIterable>(_ name: String, _ stage: Stage, _: E.Type, default d: E) where E.RawValue == String {
+    self.init(name: name, stage: stage, values: E.allCases.map(\.rawValue), default: d.rawValue)
+  }
 }
 
 /// Axis → value, as a testee declares it (or as a combination to grade under).
 public typealias Semantics = [String: String]
 
 /// Every axis, as one table that grading, classification and tests iterate over.
+/// Values come from the library's semantics enums, so a new named variant is a
+/// new conformance value at once.
 public enum AxisTable {
   /// All axes, grouped by stage in pipeline order.
   public static let all: [Axis] = [
-    Axis(name: "boundary", stage: .score, values: ["inclusive", "floor", "strict", "line-cutter"]),
-    Axis(name: "precision", stage: .score, values: ["double", "float32", "float32-native"]),
-    Axis(name: "nms_overlap", stage: .nms, values: ["greater", "greater-or-equal"]),
-    Axis(name: "nms_classes", stage: .nms, values: ["agnostic", "per-class"]),
-    Axis(name: "nms_order", stage: .nms, values: ["by-score", "input-order"]),
-    Axis(name: "nms_iou", stage: .nms, values: ["union-float32", "union", "enclosing"]),
-    Axis(name: "flip", stage: .visionFlip, values: ["flipped", "unflipped"]),
-    Axis(name: "input_mapping", stage: .mapToImage, values: ["stretch", "letterbox", "letterbox-unrounded"]),
-    Axis(name: "decode_layout", stage: .decode, values: ["ultralytics", "seed-001"]),
-    Axis(name: "decode_threshold", stage: .decode, values: ["greater-or-equal", "greater"]),
-    Axis(name: "decode_precision", stage: .decode, values: ["float32", "double"]),
-    Axis(name: "drag", stage: .adjust, values: ["start-plus-translation", "delta", "stale-capture"]),
-    Axis(name: "resume", stage: .resume, values: ["seed-002", "android-docs"]),
+    Axis("boundary", .score, BoundaryRule.self, default: .inclusive),
+    Axis("precision", .score, Precision.self, default: .double),
+    Axis("nms_overlap", .nms, NMSPolicy.Overlap.self, default: .greater),
+    Axis("nms_classes", .nms, NMSPolicy.Classes.self, default: .agnostic),
+    Axis("nms_order", .nms, NMSPolicy.Order.self, default: .byScore),
+    Axis("nms_iou", .nms, NMSPolicy.Measure.self, default: .unionFloat32),
+    Axis(name: "flip", stage: .visionFlip, values: ["flipped", "unflipped"], default: "flipped"),
+    Axis(name: "input_mapping", stage: .mapToImage, values: ["stretch", "letterbox", "letterbox-unrounded"], default: "stretch"),
+    Axis("decode_layout", .decode, OutputLayout.self, default: .ultralytics),
+    Axis("decode_threshold", .decode, ConfidenceTest.Comparison.self, default: .greaterOrEqual),
+    Axis("decode_precision", .decode, ConfidenceTest.Arithmetic.self, default: .float32),
+    Axis("drag", .adjust, DragSemantics.self, default: .startPlusTranslation),
+    Axis("resume", .resume, ResumeSemantics.self, default: .seed002),
+    Axis("save", .resume, SaveMode.self, default: .seed002Steps),
   ]
 
   /// The axis named `name`, if any.

@@ -1,4 +1,5 @@
 import Core
+import Persistence
 import SetCards
 
 /// Built-in cases for number transport (`echo`), drag adjustment, resume after
@@ -59,6 +60,19 @@ enum FlowCases {
             markers: [[0.9, 0], [0, 0]], events: [move(0, 30, 0), move(0, 60, 0), end(0), move(0, 5, 5), end(0)], radius: 100)
     try add("clamp", "dragging far is clamped at ±1.5 while dragging", ["clamp"],
             markers: [[0, 0]], events: [move(0, 1000, -1000), move(0, 10, 0), end(0)], radius: 100)
+    // A drag that overshoots the ±1.5 clamp and comes back: the iOS fix (start + translation) returns
+    // to where the finger is, Android's deltas keep the clamped loss, the stale capture runs away.
+    for n in 0..<40 {
+      let start = [Double(n % 5) * 0.2 - 0.4, Double(n % 3) * 0.3 - 0.3]
+      let out = Double(150 + 20 * n), back = Double(40 + 10 * (n % 7))
+      let axisY = n % 2 == 1
+      let events: [JSONValue] = [
+        move(0, axisY ? 0 : out / 2, axisY ? out / 2 : 0), move(0, axisY ? 0 : out, axisY ? out : 0),
+        move(0, axisY ? 0 : back, axisY ? -back : 0), end(0),
+      ]
+      try add("overshoot\(n)", "a drag past the clamp and back", ["clamp"], markers: [start, [0.1, 0.1]], events: events,
+              radius: [100, 150, 87.5][n % 3])
+    }
     var rng = SeededGenerator(seed: SeededGenerator.hash("adjust"))
     for n in 0..<220 {
       let count = rng.int(1...4)
@@ -104,7 +118,10 @@ enum FlowCases {
       var saved: [JSONValue] = []
       var flags: Set<String> = []
       let ends = rng.int(1...3)
-      for e in 1...ends {
+      // An end row left empty by an earlier crashed save (the app went on with later ends).
+      let emptyEnd = rng.chance(0.15) ? rng.int(1...ends) : 0
+      if emptyEnd > 0 { saved.append(.object(["end": .int(emptyEnd), "create": .bool(true)])); flags.insert("empty-end") }
+      for e in 1...ends where e != emptyEnd {
         for a in 1...perEnd {
           let points = rng.int(0...10)
           var o: [String: JSONValue] = ["end": .int(e), "arrow": .int(a), "points": .int(points), "x": .bool(points == 10 && rng.chance(0.5))]
@@ -116,16 +133,51 @@ enum FlowCases {
         }
         saved.append(.object(["end": .int(e), "complete": .bool(true)]))
       }
-      // The crash: everything after this point never reached the database.
+      // The crash: everything after this point never reached the database;
+      // sometimes the kill lands inside the last save, after one of its steps.
       let cut = rng.int(0...saved.count)
-      let kept = Array(saved.prefix(cut))
+      var kept = Array(saved.prefix(cut))
+      if case .object(var last)? = kept.last, last["complete"] == nil, rng.chance(0.4) {
+        last["crash_after"] = .string(rng.pick(SaveStep.allCases).rawValue)
+        kept[kept.count - 1] = .object(last)
+        flags.insert("crash-mid-save")
+      }
       if cut == saved.count { flags.insert("after-end") }
       if cut == 0 { flags.insert("empty") }
       let input: JSONValue = .object(["face": .string("10_zone"), "arrows_per_end": .int(perEnd), "saved": .array(kept)])
       tests.append(try Vector.computed(id: "resume.\(n)", stage: .resume, group: "resume",
                                        comment: "killed after \(cut) of \(saved.count) writes", flags: flags.sorted(), input: input))
     }
-    let notes = ["positions": "Some arrows carry stored positions (Float32, widened on load).",
+    // Every crash point of the seed's save, for the first, a middle and the last arrow of an end, and before completeEnd.
+    for (k, arrowNo) in [1, 2, 3].enumerated() {
+      for step in SaveStep.allCases {
+        var saved: [JSONValue] = [
+          .object(["end": .int(1), "arrow": .int(1), "points": .int(9), "x": .bool(false)]),
+          .object(["end": .int(1), "arrow": .int(2), "points": .int(10), "x": .bool(true), "position": .array([.double(0.01), .double(-0.02)])]),
+          .object(["end": .int(1), "arrow": .int(3), "points": .int(8), "x": .bool(false)]),
+          .object(["end": .int(1), "complete": .bool(true)]),
+        ]
+        // End 2: arrows up to `arrowNo`, the last one killed after `step`.
+        for a in 1...arrowNo {
+          var o: [String: JSONValue] = ["end": .int(2), "arrow": .int(a), "points": .int(7 + a), "x": .bool(false)]
+          if a == arrowNo { o["crash_after"] = .string(step.rawValue) }
+          saved.append(.object(o))
+        }
+        let input: JSONValue = .object(["face": .string("10_zone"), "arrows_per_end": .int(3), "saved": .array(saved)])
+        tests.append(try Vector.computed(id: "resume.crash.\(k + 1).\(step.rawValue)", stage: .resume, group: "resume",
+                                         comment: "killed after step '\(step.rawValue)' of end 2's arrow \(arrowNo)", flags: ["crash-mid-save"],
+                                         input: input))
+      }
+      var full: [JSONValue] = (1...3).map { a in .object(["end": .int(1), "arrow": .int(a), "points": .int(5 + a), "x": .bool(false)]) }
+      if arrowNo > 1 { full.append(.object(["end": .int(1), "complete": .bool(true)])) }
+      tests.append(try Vector.computed(id: "resume.before-complete.\(k + 1)", stage: .resume, group: "resume",
+                                       comment: arrowNo > 1 ? "end 1 completed, end 2 empty" : "killed after end 1's last arrow, before completeEnd",
+                                       flags: ["before-complete"], input: .object(["face": .string("10_zone"), "arrows_per_end": .int(3), "saved": .array(full)])))
+    }
+    let notes = ["empty-end": "An end row exists with no arrows (left by an earlier crashed save).",
+                 "crash-mid-save": "The last save was killed after one of its steps (end row, arrow row, end total).",
+                 "before-complete": "Killed between an end's last arrow and completeEnd.",
+                 "positions": "Some arrows carry stored positions (Float32, widened on load).",
                  "re-save": "An arrow saved twice: the second save replaces the first.",
                  "after-end": "Killed right after an end was completed.", "empty": "Killed before anything was saved."]
     return [VectorGroup(stage: .resume, group: "resume", notes: notes, tests: tests)]

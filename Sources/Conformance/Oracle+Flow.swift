@@ -50,6 +50,7 @@ extension Oracle {
     do {
       let store = try RoundStore(path: ":memory:")
       let round = try store.createRound(name: "conform", face: faceName, arrowsPerEnd: perEnd, ends: 100, createdAt: "2026-01-01T00:00:00Z")
+      let mode = SaveMode(rawValue: s["save"]!)!
       for (n, e) in saved.enumerated() {
         let ev = try Input(e)
         let end = try ev.int("end", in: 1...100)
@@ -57,13 +58,33 @@ extension Oracle {
           try store.completeEnd(round: round, end: end)
           continue
         }
+        if try ev.bool("create", default: false) {
+          try store.openEnd(round: round, end: end)
+          continue
+        }
+        // The app killed right after this step of this save: nothing after it happens.
+        var crash: SaveStep?
+        if ev.fields["crash_after"] != nil {
+          let name = try ev.string("crash_after")
+          guard let step = SaveStep(rawValue: name) else {
+            throw ConformanceError.input("'saved[\(n)].crash_after' is '\(name)', expected one of \(SaveStep.allCases.map(\.rawValue).joined(separator: ", "))")
+          }
+          guard n == saved.count - 1 else { throw ConformanceError.input("'saved[\(n)].crash_after': only the last save can be interrupted") }
+          crash = step
+        }
         var x: Double?, y: Double?
         if ev.fields["position"] != nil {
           let p = try Input.numbers(try ev.value("position"), "saved[\(n)].position", count: 2)
           x = p[0]; y = p[1]
         }
-        try store.saveArrowScore(round: round, end: end, arrow: try ev.int("arrow", in: 1...perEnd),
-                                 score: try ev.int("points", in: 0...100), isX: try ev.bool("x", default: false), x: x, y: y)
+        let arrow = try ev.int("arrow", in: 1...perEnd), points = try ev.int("points", in: 0...100), isX = try ev.bool("x", default: false)
+        do {
+          try store.saveArrowScore(round: round, end: end, arrow: arrow, score: points, isX: isX, x: x, y: y, mode: mode) { step in
+            if step == crash { throw Killed() }
+          }
+        } catch {
+          guard crash != nil else { throw error }
+        }
       }
       let state = try ResumeStage.resume(store, round: round, semantics: ResumeSemantics(rawValue: s["resume"]!)!)
       return .object([
@@ -80,6 +101,9 @@ extension Oracle {
       throw .input("the round database refused the saves: \(error)")
     }
   }
+
+  /// Thrown at the crash point of a save: the process is gone.
+  struct Killed: Error {}
 
   /// `setcards`: every Set among the cards, as sorted position triples.
   static func setcards(_ i: Input) throws(ConformanceError) -> JSONValue {

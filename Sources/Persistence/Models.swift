@@ -16,11 +16,36 @@ public enum CoordinatePolicy: String, Sendable, Hashable, CaseIterable {
 
 /// How a round resumes after the app restarts.
 public enum ResumeSemantics: String, Sendable, Hashable, CaseIterable {
-  /// Seed 002 `loadRound`: the incomplete end's arrows come back sorted by
-  /// arrow number; `currentArrowNumber = count + 1`.
+  /// Seed 002 `loadRound`: the first end that is not completed; its arrows come
+  /// back sorted by arrow number with `currentArrowNumber = count + 1`, and
+  /// nothing is restored when that end is empty (even if a later end has arrows).
   case seed002 = "seed-002"
   /// The Android docs: next end number, arrow 1; an unfinished end's arrows are not restored.
   case androidDocs = "android-docs"
+  /// Bullseye's earlier reading: the first unfinished end *that has arrows*
+  /// (empty unfinished ends are skipped), else the next end.
+  case skipEmptyEnds = "skip-empty-ends"
+}
+
+/// How one arrow's save reaches the database.
+public enum SaveMode: String, Sendable, Hashable, CaseIterable {
+  /// Bullseye's choice: the three steps in one transaction, so a kill leaves
+  /// all of the save or none of it, and an end's total always equals its arrows.
+  case atomic
+  /// Seed 002's `saveArrowScore`: three awaited statements, each committed on
+  /// its own, so a kill between them leaves an end without its arrow or an
+  /// arrow whose end total was not updated.
+  case seed002Steps = "seed-002-steps"
+}
+
+/// The steps of one arrow's save, in the order seed 002 performs them.
+public enum SaveStep: String, Sendable, Hashable, CaseIterable {
+  /// Get or create the end row.
+  case end
+  /// Insert or update the arrow row.
+  case arrow
+  /// Recompute the end's total and X count.
+  case total
 }
 
 /// One persisted arrow.

@@ -34,12 +34,18 @@ public enum ResumeStage {
     let snap = try store.snapshot(round: round)
     let face: Face
     do { face = try FaceCatalog.face(named: snap.face) } catch { throw PersistenceError("round \(round) has face '\(snap.face)': \(error)") }
-    let incomplete = snap.ends.first { !$0.isCompleted && !$0.arrows.isEmpty }
+    let firstIncomplete = snap.ends.first { !$0.isCompleted }
+    let firstWithArrows = snap.ends.first { !$0.isCompleted && !$0.arrows.isEmpty }
     let nextEnd = (snap.ends.filter(\.isCompleted).map(\.number).max() ?? 0) + 1
     let currentEnd: Int, arrows: [StoredArrow]
     switch semantics {
     case .seed002:
-      if let e = incomplete { currentEnd = e.number; arrows = e.arrows.sorted { $0.arrowNumber < $1.arrowNumber } }
+      // `ends.first { !isCompleted }`, restored only `if !incompleteEnd.arrows.isEmpty`. How the
+      // seed numbers the current end otherwise is not shown; read as the end after the last completed one.
+      if let e = firstIncomplete, !e.arrows.isEmpty { currentEnd = e.number; arrows = e.arrows.sorted { $0.arrowNumber < $1.arrowNumber } }
+      else { currentEnd = nextEnd; arrows = [] }
+    case .skipEmptyEnds:
+      if let e = firstWithArrows { currentEnd = e.number; arrows = e.arrows.sorted { $0.arrowNumber < $1.arrowNumber } }
       else { currentEnd = nextEnd; arrows = [] }
     case .androidDocs:
       currentEnd = nextEnd; arrows = []

@@ -52,34 +52,69 @@ public final class RoundStore: Sendable {
     }
   }
 
-  /// Saves one arrow as one transaction: get or create the end, update or
-  /// insert the arrow (by `upsert`), then recompute the end's total and X count.
-  public func saveArrowScore(round: Int64, end: Int, arrow: Int, score: Int, isX: Bool, x: Double?, y: Double?) throws(PersistenceError) {
-    try write { db in
-      let endID = try Self.endID(db, round: round, end: end)
-      // Stored as 32-bit floats, as the apps do (KotlinFloat).
-      let fx = x.map { Double(Float($0)) }, fy = y.map { Double(Float($0)) }
-      let method = (x != nil && y != nil) ? "COORDINATE_CLICK" : "MANUAL"
-      let existing = try Int64.fetchOne(db, sql: "SELECT id FROM arrow_scores WHERE end_score_id = ? AND arrow_number = ?",
-                                        arguments: [endID, arrow])
-      switch (existing, upsert) {
-      case (let id?, .update):
-        try db.execute(sql: "UPDATE arrow_scores SET score_value = ?, is_x = ?, x_coordinate = ?, y_coordinate = ?, input_method = ? WHERE id = ?",
-                       arguments: [score, isX, fx, fy, method, id])
-      case (let id?, .replace):
-        try db.execute(sql: "DELETE FROM arrow_scores WHERE id = ?", arguments: [id])
-        fallthrough
-      default:
-        try db.execute(sql: "INSERT INTO arrow_scores (end_score_id, arrow_number, score_value, is_x, x_coordinate, y_coordinate, input_method) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       arguments: [endID, arrow, score, isX, fx, fy, method])
+  /// Saves one arrow: get or create the end, update or insert the arrow (by
+  /// `upsert`), then recompute the end's total and X count — in one transaction
+  /// (`atomic`) or as three committed statements (`seed-002-steps`).
+  /// `afterStep` runs after each step (inside the transaction when atomic): a
+  /// crash test kills the process there, or throws to abandon the save.
+  public func saveArrowScore(round: Int64, end: Int, arrow: Int, score: Int, isX: Bool, x: Double?, y: Double?,
+                             mode: SaveMode = .atomic, afterStep: ((SaveStep) throws -> Void)? = nil) throws(PersistenceError) {
+    switch mode {
+    case .atomic:
+      try write { db in
+        let endID = try Self.endID(db, round: round, end: end)
+        try afterStep?(.end)
+        try upsertArrow(db, endID: endID, arrow: arrow, score: score, isX: isX, x: x, y: y)
+        try afterStep?(.arrow)
+        try Self.updateTotals(db, endID: endID)
+        try afterStep?(.total)
       }
-      try db.execute(sql: """
-        UPDATE end_scores SET
-          total_score = (SELECT COALESCE(SUM(score_value), 0) FROM arrow_scores WHERE end_score_id = ?),
-          x_count = (SELECT COALESCE(SUM(is_x), 0) FROM arrow_scores WHERE end_score_id = ?)
-        WHERE id = ?
-        """, arguments: [endID, endID, endID])
+    case .seed002Steps:
+      let endID = try write { db in try Self.endID(db, round: round, end: end) }
+      do { try afterStep?(.end) } catch { throw PersistenceError("\(error)") }
+      try write { db in try upsertArrow(db, endID: endID, arrow: arrow, score: score, isX: isX, x: x, y: y) }
+      do { try afterStep?(.arrow) } catch { throw PersistenceError("\(error)") }
+      try write { db in try Self.updateTotals(db, endID: endID) }
+      do { try afterStep?(.total) } catch { throw PersistenceError("\(error)") }
     }
+  }
+
+  /// Step 2: the arrow row, updated in place or replaced (by `upsert`), or inserted.
+  func upsertArrow(_ db: Database, endID: Int64, arrow: Int, score: Int, isX: Bool, x: Double?, y: Double?) throws {
+    // Stored as 32-bit floats, as the apps do (KotlinFloat).
+    let fx = x.map { Double(Float($0)) }, fy = y.map { Double(Float($0)) }
+    let method = (x != nil && y != nil) ? "COORDINATE_CLICK" : "MANUAL"
+    let existing = try Int64.fetchOne(db, sql: "SELECT id FROM arrow_scores WHERE end_score_id = ? AND arrow_number = ?",
+                                      arguments: [endID, arrow])
+    switch (existing, upsert) {
+    case (let id?, .update):
+      try db.execute(sql: "UPDATE arrow_scores SET score_value = ?, is_x = ?, x_coordinate = ?, y_coordinate = ?, input_method = ? WHERE id = ?",
+                     arguments: [score, isX, fx, fy, method, id])
+    case (let id?, .replace):
+      try db.execute(sql: "DELETE FROM arrow_scores WHERE id = ?", arguments: [id])
+      fallthrough
+    default:
+      try db.execute(sql: "INSERT INTO arrow_scores (end_score_id, arrow_number, score_value, is_x, x_coordinate, y_coordinate, input_method) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     arguments: [endID, arrow, score, isX, fx, fy, method])
+    }
+  }
+
+  /// Step 3: the end's total and X count from its arrows.
+  static func updateTotals(_ db: Database, endID: Int64) throws {
+    try db.execute(sql: """
+      UPDATE end_scores SET
+        total_score = (SELECT COALESCE(SUM(score_value), 0) FROM arrow_scores WHERE end_score_id = ?),
+        x_count = (SELECT COALESCE(SUM(is_x), 0) FROM arrow_scores WHERE end_score_id = ?)
+      WHERE id = ?
+      """, arguments: [endID, endID, endID])
+  }
+
+  /// Creates an end's row with no arrows (step 1 of a save that went no
+  /// further, as a crash in seed 002's save leaves it); returns its number.
+  @discardableResult
+  public func openEnd(round: Int64, end: Int) throws(PersistenceError) -> Int {
+    try write { db in _ = try Self.endID(db, round: round, end: end) }
+    return end
   }
 
   /// Marks an end complete (creating it if it has no arrows yet).

@@ -1,5 +1,6 @@
 import Adjustment
 import Detection
+import Persistence
 
 /// One platform's constants (seeds 000/001), as data. A scenario may override any entry.
 public struct PlatformProfile: Sendable, Hashable {
@@ -15,13 +16,18 @@ public struct PlatformProfile: Sendable, Hashable {
   public var ids: ArrowIDs.Style
   public var drag: DragSemantics
   public var layout: OutputLayout
+  /// What the confirmed camera arrows hand to the store: seed 000's camera flow
+  /// calls `addScore(score, isX:)` without coordinates (stored NULL, `MANUAL`).
+  public var coordinates: CoordinatePolicy
 
   /// The table.
   public static let all: [PlatformProfile] = [
     PlatformProfile(name: "ios", preprocess: "stretch", roundedPadding: true, inputSize: 640, confidence: 0.40,
-                    nms: .greedySorted, iou: 0.7, ids: .uuid, drag: .startPlusTranslation, layout: .ultralytics),
+                    nms: .greedySorted, iou: 0.7, ids: .uuid, drag: .startPlusTranslation, layout: .ultralytics,
+                    coordinates: .seed),
     PlatformProfile(name: "android", preprocess: "letterbox", roundedPadding: true, inputSize: 640, confidence: 0.35,
-                    nms: .greedySorted, iou: 0.50, ids: .int, drag: .delta, layout: .ultralytics),
+                    nms: .greedySorted, iou: 0.50, ids: .int, drag: .delta, layout: .ultralytics,
+                    coordinates: .keepCoordinates),
   ]
 
   /// Looks a profile up by name.

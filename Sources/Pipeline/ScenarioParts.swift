@@ -84,7 +84,8 @@ public struct GestureScript: Sendable, Decodable {
 /// Persistence steps of a scenario: what is already in the database, how this
 /// end is saved, and whether the app crashes part-way.
 public struct PersistSpec: Sendable, Decodable {
-  public var coordinates: CoordinatePolicy = .keepCoordinates
+  /// nil: the profile's (`ios`: dropped, as seed 000's camera flow; seed 002's tap path keeps them).
+  public var coordinates: CoordinatePolicy?
   public var upsert: UpsertSemantics = .update
   public var end: Int = 1
   public var prior: [PriorEnd] = []
@@ -101,7 +102,7 @@ public struct PersistSpec: Sendable, Decodable {
   public init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    coordinates = try c.decodeIfPresent(CoordinatePolicy.self, forKey: .coordinates) ?? .keepCoordinates
+    coordinates = try c.decodeIfPresent(CoordinatePolicy.self, forKey: .coordinates)
     upsert = try c.decodeIfPresent(UpsertSemantics.self, forKey: .upsert) ?? .update
     end = try c.decodeIfPresent(Int.self, forKey: .end) ?? 1
     guard (1...1000).contains(end) else {

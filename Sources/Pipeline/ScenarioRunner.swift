@@ -82,7 +82,7 @@ public enum ScenarioRunner {
             if e.complete { try st.completeEnd(round: r, end: e.end) }
           }
           store = st; round = r; dbPath = path
-          req.persist = PersistRequest(path: path, round: r, end: p.end, coordinates: p.coordinates, upsert: p.upsert, limit: p.crashAfter)
+          req.persist = PersistRequest(path: path, round: r, end: p.end, coordinates: p.coordinates ?? req.profile.coordinates, upsert: p.upsert, limit: p.crashAfter)
         } catch { throw PipelineError("scenario \(id): \(error)") }
       }
       let result = try ArcheryPipeline.run(req)
