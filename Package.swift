@@ -81,7 +81,9 @@ let package = Package(
     .testTarget(name: "InferenceTests", dependencies: ["Inference"], resources: [.copy("Fixtures")]),
     .testTarget(name: "DetectionTests", dependencies: ["Detection", "Synth", "Scoring", "TestSupport"]),
     .testTarget(name: "AdjustmentTests", dependencies: ["Adjustment", "Scoring", "TestSupport"]),
-    .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Scoring", "TestSupport"]),
+    .testTarget(
+      name: "PersistenceTests",
+      dependencies: ["Persistence", "Scoring", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Synth", "Scoring", "Canvas", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "SetCardsTests", dependencies: ["SetCards", "Core", "Canvas"]),
     .testTarget(name: "ObstaclesTests", dependencies: ["Obstacles", "Core", "Canvas"]),

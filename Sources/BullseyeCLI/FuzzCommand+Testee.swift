@@ -23,10 +23,7 @@ extension FuzzScoring {
     defer { session.close() }
     _ = try conformCall { () throws(ConformanceError) in try AxisTable.validate(ready.semantics) }
     guard ready.stages.contains("score") else { throw CLIError(message: "testee '\(ready.name)' does not list the score stage: nothing to fuzz") }
-    var result: DiffFuzz.Result?
-    var failure: Error?
-    do { result = try conformCall { () throws(ConformanceError) in try fuzz.run(session, declared: ready.semantics) } } catch { failure = error }
-    guard let result else { throw failure! }
+    let result = try conformCall { () throws(ConformanceError) in try fuzz.run(session, declared: ready.semantics) }
     if let out {
       let suite = try conformCall { () throws(ConformanceError) in try DiffFuzz.suite(result.findings) }
       try conformCall { () throws(ConformanceError) in try VectorFiles.export(suite, to: out, force: true) }
@@ -39,6 +36,11 @@ extension FuzzScoring {
     let kinds = Dictionary(grouping: result.findings, by: \.kind).mapValues(\.count).sorted { $0.key < $1.key }
     for (k, n) in kinds { print("  \(n) × \(k)") }
     for (why, n) in result.errored.sorted(by: { $0.key < $1.key }) { print("  errored \(n) × \(why)") }
+    if let why = result.aborted {
+      print("stopped early: \(why)")
+      FileHandle.standardError.write(Data("error: the testee could not be kept running (\(result.findings.count) findings so far written): \(why)\n".utf8))
+      Foundation.exit(2)
+    }
     print("\(result.checks) checks in \(String(format: "%.2f", result.seconds)) s (\(Int(result.checksPerSecond)) checks/s): \(result.findings.count) findings")
     if !result.findings.isEmpty { Foundation.exit(1) }
   }

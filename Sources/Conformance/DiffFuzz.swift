@@ -29,6 +29,8 @@ public struct DiffFuzz {
     public let findings: [Finding]
     /// Answers that were not answers (errored cases), by reason's first words.
     public let errored: [String: Int]
+    /// Why the campaign stopped early (the testee could not be kept running), if it did.
+    public let aborted: String?
     public var checksPerSecond: Double { seconds > 0 ? Double(checks) / seconds : 0 }
   }
 
@@ -55,18 +57,26 @@ public struct DiffFuzz {
       var inputs: [JSONValue] = []
       inputs.reserveCapacity(count)
       for i in 0..<count { inputs.append(point(faces[(checks + i) % faces.count], &rng)) }
-      let answers = try session.run(inputs.enumerated().map { WireCase(id: "fuzz.\(checks + $0.offset)", stage: .score, input: $0.element) })
-      checks += count
-      for (input, answer) in zip(inputs, answers) {
-        guard let (kind, face, got, expected) = disagreement(input, answer, semantics, &errored) else { continue }
-        let key = "\(face) \(kind)"
-        if found[key] == nil {
-          found[key] = try shrink(Finding(kind: kind, face: face, input: input, expected: expected, got: got), session, semantics)
-          order.append(key)
+      do {
+        let answers = try session.run(inputs.enumerated().map { WireCase(id: "fuzz.\(checks + $0.offset)", stage: .score, input: $0.element) })
+        checks += count
+        for (input, answer) in zip(inputs, answers) {
+          guard let (kind, face, got, expected) = disagreement(input, answer, semantics, &errored) else { continue }
+          let key = "\(face) \(kind)"
+          if found[key] == nil {
+            let raw = Finding(kind: kind, face: face, input: input, expected: expected, got: got)
+            found[key] = raw
+            order.append(key)
+            found[key] = try shrink(raw, session, semantics)
+          }
         }
+      } catch {
+        // The testee could not be kept running: keep what was found so far.
+        return Result(checks: checks, seconds: Clock.now() - start, findings: order.sorted().map { found[$0]! }, errored: errored,
+                      aborted: error.description)
       }
     }
-    return Result(checks: checks, seconds: Clock.now() - start, findings: order.sorted().map { found[$0]! }, errored: errored)
+    return Result(checks: checks, seconds: Clock.now() - start, findings: order.sorted().map { found[$0]! }, errored: errored, aborted: nil)
   }
 
   /// A point near a ring or X line of `face` (or a random one), in mm from the spot centre.

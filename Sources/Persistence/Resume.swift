@@ -34,6 +34,7 @@ public enum ResumeStage {
     let snap = try store.snapshot(round: round)
     let face: Face
     do { face = try FaceCatalog.face(named: snap.face) } catch { throw PersistenceError("round \(round) has face '\(snap.face)': \(error)") }
+    try checkWritable(snap)
     let firstIncomplete = snap.ends.first { !$0.isCompleted }
     let firstWithArrows = snap.ends.first { !$0.isCompleted && !$0.arrows.isEmpty }
     let nextEnd = (snap.ends.filter(\.isCompleted).map(\.number).max() ?? 0) + 1
@@ -66,5 +67,22 @@ public enum ResumeStage {
     }
     return ResumeState(round: round, semantics: semantics, currentEnd: currentEnd, currentArrowNumber: arrows.count + 1,
                        arrows: arrows, rescoreChanges: changes, rescored: checked)
+  }
+
+  /// Refuses a database the app could not have written (an arrow number past
+  /// the end's size, two rows for one arrow); states the seed's separate save
+  /// steps can leave behind (an end without arrows, a stale total) load as the app loads them.
+  static func checkWritable(_ snap: RoundSnapshot) throws(PersistenceError) {
+    for end in snap.ends {
+      var seen = Set<Int>()
+      for a in end.arrows {
+        guard (1...snap.arrowsPerEnd).contains(a.arrowNumber) else {
+          throw PersistenceError("arrow_scores row \(a.rowID) (end \(end.number)) has arrow number \(a.arrowNumber): expected 1...\(snap.arrowsPerEnd), the round's arrows per end")
+        }
+        guard seen.insert(a.arrowNumber).inserted else {
+          throw PersistenceError("arrow_scores row \(a.rowID) is a second row for end \(end.number), arrow \(a.arrowNumber): expected one row per arrow")
+        }
+      }
+    }
   }
 }
