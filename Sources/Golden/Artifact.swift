@@ -29,6 +29,10 @@ public struct KindOutput: Sendable {
   public var artifacts: [Artifact]
   /// Explicit expectations the scenario missed (checked besides goldens).
   public var failures: [String]
+  /// Differences from the truth the scenario does not declare (archery truth gate).
+  public var truthFailures: [String] = []
+  /// Declared differences from the truth, shown in the report.
+  public var truthDeclared: [String] = []
 }
 
 /// Named JSON tolerances: exact by default; `close` for floats that come out

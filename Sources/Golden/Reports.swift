@@ -42,7 +42,11 @@ public enum Reports {
     h += "</table>"
     for v in r.verdicts {
       h += "<h2 id=\"\(esc(v.id))\" class=\(v.status)>\(esc(v.id)) — \(v.status)</h2><p>\(esc(v.file))</p>"
-      if !v.messages.isEmpty { h += "<pre>" + v.messages.map(esc).joined(separator: "\n") + "</pre>" }
+      // The truth gate apart from golden diffs: what is wrong against the truth, then what is declared wrong.
+      if !v.truthFailures.isEmpty { h += "<h3 class=failed>Truth gate</h3><pre>" + v.truthFailures.map(esc).joined(separator: "\n") + "</pre>" }
+      if !v.truthDeclared.isEmpty { h += "<h3>Declared differences from the truth</h3><pre>" + v.truthDeclared.map(esc).joined(separator: "\n") + "</pre>" }
+      let others = v.messages.filter { !$0.hasPrefix("truth: ") }
+      if !others.isEmpty { h += "<pre>" + others.map(esc).joined(separator: "\n") + "</pre>" }
       for a in v.artifacts {
         h += "<h3>\(esc(a.name)): \(a.status)</h3>"
         if a.name.hasSuffix(".png") {
@@ -65,7 +69,8 @@ public enum Reports {
     for v in r.verdicts {
       x += "  <testcase classname=\"\(esc(v.kind))\" name=\"\(esc(v.id))\" time=\"\(String(format: "%.3f", v.seconds))\""
       if v.status == "failed" {
-        x += ">\n    <failure message=\"\(esc(v.messages.first ?? "failed"))\">\(esc(v.messages.joined(separator: "\n")))\nartifacts: \(esc(v.id))/</failure>\n  </testcase>\n"
+        let type = v.truthFailures.isEmpty ? "golden" : "truth"
+        x += ">\n    <failure type=\"\(type)\" message=\"\(esc(v.truthFailures.first ?? v.messages.first ?? "failed"))\">\(esc(v.messages.joined(separator: "\n")))\nartifacts: \(esc(v.id))/</failure>\n  </testcase>\n"
       } else {
         x += "/>\n"
       }

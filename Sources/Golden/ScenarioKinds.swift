@@ -36,7 +36,7 @@ struct ArcheryKind: ScenarioKind {
       "id": .string(id), "kind": .string(name), "truth": out.truth.json, "runs": .object(runs),
       "expectation_failures": .array(out.failures.map(JSONValue.string)),
     ]))), at: 1)
-    return KindOutput(artifacts: artifacts, failures: out.failures)
+    return KindOutput(artifacts: artifacts, failures: out.failures, truthFailures: out.truthFailures, truthDeclared: out.truthDeclared)
   }
 }
 

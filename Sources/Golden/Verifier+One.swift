@@ -24,6 +24,9 @@ extension Verifier {
     try? FileManager.default.createDirectory(atPath: actualDir, withIntermediateDirectories: true)
     var verdicts: [ArtifactVerdict] = []
     var messages = output.failures.map { "expectation: \($0)" }
+    messages += output.truthFailures.map { "truth: \($0)" }
+    let gateFailed = !output.truthFailures.isEmpty
+    if gateFailed, mode != .verify { messages.append("not recorded: the run fails the truth gate (fix it, or declare it under expect_wrong with a reason)") }
     var wrote = false
     for a in output.artifacts {
       let bytes: [UInt8]
@@ -35,9 +38,9 @@ extension Verifier {
       let shouldWrite: Bool
       switch mode {
       case .verify: shouldWrite = false
-      case .recordMissing: shouldWrite = v.status == "missing"
-      case .updateFailed: shouldWrite = v.status != "same"
-      case .updateAll: shouldWrite = v.status != "same"
+      case .recordMissing: shouldWrite = v.status == "missing" && !gateFailed
+      case .updateFailed: shouldWrite = v.status != "same" && !gateFailed
+      case .updateAll: shouldWrite = v.status != "same" && !gateFailed
       }
       if shouldWrite {
         do {
@@ -70,7 +73,7 @@ extension Verifier {
     }
     let failed = !messages.isEmpty
     return ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: failed ? "failed" : (wrote ? "recorded" : "passed"),
-                           messages: messages, artifacts: verdicts, seconds: seconds())
+                           messages: messages, artifacts: verdicts, seconds: seconds(), truthDeclared: output.truthDeclared)
   }
 
   static func compare(_ a: Artifact, bytes: [UInt8], goldenPath: String, header h: ScenarioHeader, actualDir: String) -> ArtifactVerdict {

@@ -48,6 +48,10 @@ public struct ScenarioVerdict: Sendable {
   public let messages: [String]
   public let artifacts: [ArtifactVerdict]
   public let seconds: Double
+  /// Declared differences from the truth (shown, not failing).
+  public var truthDeclared: [String] = []
+  /// Messages from the truth gate, apart from golden diffs.
+  public var truthFailures: [String] { messages.filter { $0.hasPrefix("truth: ") } }
 }
 
 /// The whole run.

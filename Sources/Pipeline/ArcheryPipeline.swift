@@ -91,7 +91,8 @@ public enum ArcheryPipeline {
     }
     let adjuster = Adjuster(drag: r.profile.drag, viewRadius: r.viewRadius, ids: ids)
     let adj = AdjustmentStage.run(AdjustmentInput(detected: editable, expected: r.expectedArrows, gestures: r.gestures, detectionError: failure),
-                                  adjuster: adjuster, face: r.face, rule: r.rule, diameterCm: r.diameterCm, arrowMM: r.arrowMM)
+                                  adjuster: adjuster, face: r.face, rule: r.rule, diameterCm: r.diameterCm, arrowMM: r.arrowMM,
+                                  spot: { [spots = r.spots, n = r.face.spots.count] i in spots == .sequential ? .index(i % n) : .nearest })
 
     var persisted: (Int64, Int, Int)?
     if let p = r.persist, let confirmed = adj.confirmed {

@@ -20,6 +20,8 @@ public struct ArcheryScenario: Sendable, Decodable {
   public var gestures: GestureScript
   public var persist: PersistSpec?
   public var expect: Expectations?
+  /// Differences from the truth this scenario declares, per profile, each with its reason.
+  public var expectWrong: [String: [DeclaredWrong]]
   public var clock: String
 
   /// Keys this type reads at the top level, on top of the scene's (plus the
@@ -29,6 +31,7 @@ public struct ArcheryScenario: Sendable, Decodable {
   enum CodingKeys: String, CodingKey, CaseIterable {
     case profile, rule, precision, spots, detector, gestures, persist, expect, clock
     case arrowMM = "arrow_mm", overrides = "profile_overrides", expectedArrows = "expected_arrows"
+    case expectWrong = "expect_wrong"
   }
 
   public init(from decoder: Decoder) throws {
@@ -46,6 +49,11 @@ public struct ArcheryScenario: Sendable, Decodable {
     gestures = try c.decodeIfPresent(GestureScript.self, forKey: .gestures) ?? GestureScript()
     persist = try c.decodeIfPresent(PersistSpec.self, forKey: .persist)
     expect = try c.decodeIfPresent(Expectations.self, forKey: .expect)
+    expectWrong = try c.decodeIfPresent([String: [DeclaredWrong]].self, forKey: .expectWrong) ?? [:]
+    for p in expectWrong.keys where !profiles.contains(p) {
+      throw DecodingError.dataCorruptedError(forKey: .expectWrong, in: c, debugDescription:
+        "expect_wrong names profile '\(p)', which the scenario does not run: expected one of \(profiles.joined(separator: ", "))")
+    }
     clock = try c.decodeIfPresent(String.self, forKey: .clock) ?? "2026-01-01T09:00:00Z"
   }
 

@@ -23,6 +23,10 @@ public struct ScenarioOutcome: Sendable {
   public let truth: GroundTruth
   public let runs: [ProfileRun]
   public let failures: [String]
+  /// Undeclared differences from the truth (and declared ones that no longer occur).
+  public let truthFailures: [String]
+  /// Declared differences from the truth, with their reasons, for the report.
+  public let truthDeclared: [String]
 }
 
 /// Runs archery scenarios: synthesize → pipeline per profile → persist →
@@ -36,6 +40,7 @@ public enum ScenarioRunner {
     let face = truth.scene.face
     var runs: [ProfileRun] = []
     var failures: [String] = []
+    var truthFailures: [String] = [], truthDeclared: [String] = []
     // Read and plan the refiner once for every profile.
     var refiner: ArrowRefiner?
     if let path = s.detector.refiner {
@@ -96,9 +101,17 @@ public enum ScenarioRunner {
         _ = dbPath
       }
       failures += check(s.expect, result, resume, profile: name)
+      if TruthGate.applies(s) {
+        let gate = TruthGate.check(s, truth: truth, run: result, profile: name)
+        truthFailures += gate.failures; truthDeclared += gate.declared
+      }
       runs.append(ProfileRun(profile: name, result: result, resume: resume, databaseDump: dump))
     }
-    return ScenarioOutcome(id: id, image: synth.image, truth: truth, runs: runs, failures: failures)
+    if !TruthGate.applies(s), !s.expectWrong.isEmpty {
+      truthFailures.append("expect_wrong is set, but the truth gate does not apply (scripted boxes, taps, gestures or no detector)")
+    }
+    return ScenarioOutcome(id: id, image: synth.image, truth: truth, runs: runs, failures: failures,
+                           truthFailures: truthFailures, truthDeclared: truthDeclared)
   }
 
   /// The detector source a scenario asks for. `truth` is a perfect detector:
