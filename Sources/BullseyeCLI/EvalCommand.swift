@@ -6,6 +6,10 @@ import Scoring
 import SetCards
 import Synth
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `bullseye eval`: quality of the shipped models on held-out synthesized scenes.
 struct EvalCommand: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "eval", abstract: "Measure the shipped models on held-out synthesized scenes.",
@@ -91,6 +95,7 @@ struct EvalArchery: ParsableCommand {
   var impactBox: String = "wide"
   @Option(help: "Also write each photo here as eval-<index>.png (the index failures and extras name).")
   var photos: String?
+  @Option(help: "Fail (exit 1) when a figure falls below its floor: recall=R,precision=P,scored=S (fractions).") var floor: String?
   @Flag var json = false
 
   func run() throws {
@@ -155,6 +160,7 @@ struct EvalArchery: ParsableCommand {
     } else {
       print("\(e.images) images, \(e.truthArrows) arrows (impacts: \(e.impacts.rawValue)): recall \(String(format: "%.3f", e.recall)) (\(String(format: "%.3f", e.recallVisible)) of \(e.visibleArrows) with the entry in sight), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images)")
     }
+    if let floor { try checkFloor(floor, ["recall": e.recall, "precision": e.precision, "scored": e.scoreAccuracy]) }
   }
 }
 
@@ -171,4 +177,21 @@ func failureJSON(_ f: ArrowFailure) -> JSONValue {
     o["detected_distance"] = .double(m.distance); o["error_px"] = .double(m.errorPx)
   }
   return .object(o)
+}
+
+/// `--floor name=value,…`: every named figure must reach its floor, or the run
+/// exits 1 naming each figure that fell short (the shipped models' quality bar in CI).
+func checkFloor(_ text: String, _ figures: [String: Double]) throws {
+  var short: [String] = []
+  for pair in text.split(separator: ",") {
+    let kv = pair.split(separator: "=").map(String.init)
+    guard kv.count == 2, let figure = figures[kv[0]], let floor = Double(kv[1]), (0...1).contains(floor) else {
+      throw CLIError(message: "--floor '\(pair)' is not name=fraction: expected names \(figures.keys.sorted().joined(separator: ", "))")
+    }
+    if figure < floor { short.append("\(kv[0]) \(String(format: "%.3f", figure)) < floor \(kv[1])") }
+  }
+  if !short.isEmpty {
+    print("below the floor: " + short.joined(separator: "; "))
+    Glibc.exit(1)
+  }
 }
