@@ -46,6 +46,7 @@ clean:
 # become files in Tests/BadInputs (replayed by `make test`). Any crash fails
 # the target (exit status kept, never swallowed by the log filter).
 FUZZ_SECONDS ?= 60
+FUZZ_SEED ?= 1
 FUZZ_FLAGS := -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xcc -fsanitize=fuzzer-no-link -Xcc -DFUZZING -Xswiftc -use-ld=lld
 fuzz: setup
 	@for t in FuzzPNG FuzzONNX FuzzScenario; do \
@@ -55,7 +56,7 @@ fuzz: setup
 	  kind=$${t%%:*}; bin=$${t##*:}; mkdir -p .build-fuzz/corpus/$$kind .build-fuzz/crashes/$$bin; \
 	  cp -n Tests/FuzzCorpus/$$kind/* .build-fuzz/corpus/$$kind/ 2>/dev/null; \
 	  echo "== $$bin for $(FUZZ_SECONDS) s"; \
-	  .build-fuzz/release/$$bin .build-fuzz/corpus/$$kind -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	  .build-fuzz/release/$$bin .build-fuzz/corpus/$$kind -max_total_time=$(FUZZ_SECONDS) -seed=$(FUZZ_SEED) -max_len=65536 \
 	    -artifact_prefix=.build-fuzz/crashes/$$bin/ -print_final_stats=1 >.build-fuzz/$$bin.log 2>&1; rc=$$?; \
 	  grep -E "stat::number_of_executed_units|stat::peak_rss|ERROR|SUMMARY|Done" .build-fuzz/$$bin.log; \
 	  if [ $$rc -ne 0 ]; then echo "FAILED: $$bin exited $$rc; crash inputs in .build-fuzz/crashes/$$bin/, log .build-fuzz/$$bin.log"; status=1; fi; \
