@@ -108,10 +108,11 @@ public struct Adjuster: Sendable {
   /// `EditableArrow`) on the spot `spot(i)` gives the i-th arrow, and flags it
   /// adjusted when manual or moved > threshold.
   public func confirm(_ s: AdjustmentState, face: Face, rule: BoundaryRule, diameterCm: Double,
-                      arrowMM: Double, spot: (Int) -> SpotAssignment = { _ in .nearest }) -> [ConfirmedArrow] {
+                      arrowMM: Double, precision: Precision = .double,
+                      spot: (Int) -> SpotAssignment = { _ in .nearest }) -> [ConfirmedArrow] {
     s.arrows.enumerated().map { i, a in
       let r = Scorer.scoreUnchecked(ScoreRequest(face: face, x: a.x, y: a.y, rule: rule, diameterCm: diameterCm, arrowMM: arrowMM,
-                                                 spot: spot(i)))
+                                                 precision: precision, spot: spot(i)))
       let moved = s.original[a.id].map { o in
         let dx = a.x - o.x, dy = a.y - o.y
         return (dx * dx + dy * dy).squareRoot() > adjustedThreshold

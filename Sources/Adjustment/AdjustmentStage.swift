@@ -27,7 +27,8 @@ public struct AdjustmentOutput: Sendable {
 public enum AdjustmentStage {
   /// Replays the script against the state machine and confirms if asked.
   public static func run(_ input: AdjustmentInput, adjuster: Adjuster, face: Face, rule: BoundaryRule,
-                         diameterCm: Double, arrowMM: Double, spot: (Int) -> SpotAssignment = { _ in .nearest }) -> AdjustmentOutput {
+                         diameterCm: Double, arrowMM: Double, precision: Precision = .double,
+                         spot: (Int) -> SpotAssignment = { _ in .nearest }) -> AdjustmentOutput {
     var adj = adjuster
     var s = adj.start(detected: input.detected, expected: input.expected)
     if let m = input.detectionError { s.arrows = []; s.original = [:]; s.phase = .error(m) }
@@ -48,7 +49,7 @@ public enum AdjustmentStage {
         paths[paths.count - 1].points.append(pos!)
       }
       if case .confirm = g, outcome == "applied" {
-        confirmed = adj.confirm(s, face: face, rule: rule, diameterCm: diameterCm, arrowMM: arrowMM, spot: spot)
+        confirmed = adj.confirm(s, face: face, rule: rule, diameterCm: diameterCm, arrowMM: arrowMM, precision: precision, spot: spot)
       }
       events.append(GestureEvent(index: i, gesture: g, outcome: outcome, position: pos))
     }

@@ -34,6 +34,25 @@ public struct TargetFit: Sendable, Hashable {
   }
 
   /// The image of the face centre: exact when rectified, else the ellipse centre.
+  /// The photo pixel whose face coordinates are (x, y): `normalize` inverted by
+  /// Newton steps from the ellipse's guess (for detections given in face coordinates).
+  public func pixel(_ x: Double, _ y: Double) -> (Double, Double) {
+    let t = ellipse.angleDeg * .pi / 180
+    var px = ellipse.cx + x * ellipse.a * cos(t) - y * ellipse.b * sin(t)
+    var py = ellipse.cy + x * ellipse.a * sin(t) + y * ellipse.b * cos(t)
+    for _ in 0..<8 {
+      let (u, v) = normalize(px, py)
+      let h = 0.5
+      let (ux, vx) = normalize(px + h, py), (uy, vy) = normalize(px, py + h)
+      let a = (ux - u) / h, b = (uy - u) / h, c = (vx - v) / h, d = (vy - v) / h
+      let det = a * d - b * c
+      guard det.isFinite, abs(det) > 1e-15 else { break }
+      px -= (d * (u - x) - b * (v - y)) / det
+      py -= (-c * (u - x) + a * (v - y)) / det
+    }
+    return (px, py)
+  }
+
   public var centerX: Double { rectification?.centerX ?? ellipse.cx }
   public var centerY: Double { rectification?.centerY ?? ellipse.cy }
 }

@@ -70,19 +70,30 @@ public enum ArcheryPipeline {
 
     var ids = ArrowIDs(style: r.profile.ids, seed: r.seed)
     var detections: [DetectedArrow] = []
-    if let target {
-      for (i, d) in det.arrows.enumerated() {
+    // Each detection in face coordinates, with its pixel position and box.
+    var located: [(x: Double, y: Double, d: Detection?)] = []
+    if case .face(let points) = r.detector {
+      located = points.map { ($0[0], $0[1], nil) }
+    } else if let target {
+      located = det.arrows.map { d in
         let n = target.normalize(Double(d.centerX), Double(d.centerY))
-        let nx = Float(n.0), ny = Float(n.1)
-        let spot: SpotAssignment = r.spots == .sequential ? .index(i % r.face.spots.count) : .nearest
-        let s = Scorer.scoreUnchecked(ScoreRequest(face: r.face, x: Double(nx), y: Double(ny), rule: r.rule, diameterCm: r.diameterCm,
-                                                   arrowMM: r.arrowMM, precision: r.precision, spot: spot))
-        var clock = atan2(ny, nx) * 180 / .pi
-        if clock < 0 { clock += 360 }
-        detections.append(DetectedArrow(id: ids.next(), pixelX: d.centerX, pixelY: d.centerY, normalizedX: nx, normalizedY: ny,
-                                        distanceFromCenter: (nx * nx + ny * ny).squareRoot(), clockPositionDeg: clock,
-                                        confidence: d.confidence, box: d.box, score: s))
+        return (n.0, n.1, d)
       }
+    }
+    for (i, a) in located.enumerated() {
+      // The app holds the position as Float (`DetectedArrow`); the score is computed in the
+      // detection-time arithmetic, from the unrounded position when that is Double.
+      let nx = Float(a.x), ny = Float(a.y)
+      let spot: SpotAssignment = r.spots == .sequential ? .index(i % r.face.spots.count) : .nearest
+      let s = Scorer.scoreUnchecked(ScoreRequest(face: r.face, x: a.x, y: a.y, rule: r.rule, diameterCm: r.diameterCm,
+                                                 arrowMM: r.arrowMM, precision: r.precision, spot: spot))
+      var clock = atan2(ny, nx) * 180 / .pi
+      if clock < 0 { clock += 360 }
+      let pixel = a.d.map { (Double($0.centerX), Double($0.centerY)) } ?? target.map { $0.pixel(a.x, a.y) } ?? (0, 0)
+      let box = a.d?.box ?? PixelBox(x: pixel.0 - 4, y: pixel.1 - 4, width: 8, height: 8)
+      detections.append(DetectedArrow(id: ids.next(), pixelX: Float(pixel.0), pixelY: Float(pixel.1), normalizedX: nx, normalizedY: ny,
+                                      distanceFromCenter: (nx * nx + ny * ny).squareRoot(), clockPositionDeg: clock,
+                                      confidence: a.d?.confidence ?? 1, box: box, score: s))
     }
 
     // Adjust: EditableArrow.fromDetectedArrow widens the Floats to Double.
@@ -92,7 +103,7 @@ public enum ArcheryPipeline {
     let adjuster = Adjuster(drag: r.profile.drag, viewRadius: r.viewRadius, ids: ids)
     let adj = AdjustmentStage.run(AdjustmentInput(detected: editable, expected: r.expectedArrows, gestures: r.gestures, detectionError: failure),
                                   adjuster: adjuster, face: r.face, rule: r.rule, diameterCm: r.diameterCm, arrowMM: r.arrowMM,
-                                  spot: { [spots = r.spots, n = r.face.spots.count] i in spots == .sequential ? .index(i % n) : .nearest })
+                                  precision: r.confirmPrecision, spot: { [spots = r.spots, n = r.face.spots.count] i in spots == .sequential ? .index(i % n) : .nearest })
 
     var persisted: (Int64, Int, Int)?
     if let p = r.persist, let confirmed = adj.confirmed {
@@ -119,7 +130,7 @@ public enum ArcheryPipeline {
   /// Stage 1: candidates from the injected source or the model.
   static func detect(_ r: RunRequest) throws -> [RawBox] {
     switch r.detector {
-    case .none: return []
+    case .none, .face: return []
     case .boxes(let b): return b
     case .tensor(let values, let shape): return try decodeOutput(values, shape: shape, layout: r.profile.layout)
     case .model(let path): return try run(try InferenceModel(contentsOf: path), name: path, r)

@@ -12,6 +12,8 @@ public struct ArcheryScenario: Sendable, Decodable {
   public var profiles: [String]
   public var rule: BoundaryRule
   public var precision: Precision
+  /// Edit-time arithmetic at confirm (default Double, as seed 000's `EditableArrow`).
+  public var confirmPrecision: Precision
   public var arrowMM: Double?
   public var spots: SpotRule
   public var overrides: ProfileOverrides
@@ -31,7 +33,7 @@ public struct ArcheryScenario: Sendable, Decodable {
   enum CodingKeys: String, CodingKey, CaseIterable {
     case profile, rule, precision, spots, detector, gestures, persist, expect, clock
     case arrowMM = "arrow_mm", overrides = "profile_overrides", expectedArrows = "expected_arrows"
-    case expectWrong = "expect_wrong"
+    case expectWrong = "expect_wrong", confirmPrecision = "confirm_precision"
   }
 
   public init(from decoder: Decoder) throws {
@@ -41,6 +43,7 @@ public struct ArcheryScenario: Sendable, Decodable {
     else { profiles = try c.decodeIfPresent([String].self, forKey: .profile) ?? ["ios", "android"] }
     rule = try c.decodeIfPresent(BoundaryRule.self, forKey: .rule) ?? .inclusive
     precision = try c.decodeIfPresent(Precision.self, forKey: .precision) ?? .float32Native
+    confirmPrecision = try c.decodeIfPresent(Precision.self, forKey: .confirmPrecision) ?? .double
     arrowMM = try c.decodeIfPresent(Double.self, forKey: .arrowMM)
     spots = try c.decodeIfPresent(SpotRule.self, forKey: .spots) ?? .nearest
     overrides = try c.decodeIfPresent(ProfileOverrides.self, forKey: .overrides) ?? ProfileOverrides()
@@ -130,16 +133,25 @@ public struct DetectorSpec: Sendable, Decodable {
   public var tensor: InlineTensor?
   /// A raw output tensor as a float32 `.npy` file inside the scenario tree.
   public var npy: String?
+  /// For `face`: detections in face coordinates, bypassing the detector and the ring fit.
+  public var points: [[Double]] = []
   public init() {}
   enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, refiner, tensor, npy, targetBox = "target_box", refinerViews = "refiner_views"
-    case pairVerifier = "pair_verifier"
+    case pairVerifier = "pair_verifier", points
   }
   public init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     source = try c.decodeIfPresent(String.self, forKey: .source) ?? "truth"
-    guard ["truth", "boxes", "tensor", "model", "none"].contains(source) else {
-      throw DecodingError.dataCorruptedError(forKey: .source, in: c, debugDescription: "detector source '\(source)' is unknown: expected truth, boxes, tensor, model or none")
+    guard ["truth", "boxes", "tensor", "model", "none", "face"].contains(source) else {
+      throw DecodingError.dataCorruptedError(forKey: .source, in: c, debugDescription: "detector source '\(source)' is unknown: expected truth, boxes, tensor, model, face or none")
+    }
+    points = try c.decodeIfPresent([[Double]].self, forKey: .points) ?? []
+    for p in points where p.count != 2 || !p.allSatisfy({ $0.isFinite && abs($0) <= 1e6 }) {
+      throw DecodingError.dataCorruptedError(forKey: .points, in: c, debugDescription: "point \(p) is not a finite [x, y] pair in face coordinates")
+    }
+    if source == "face", points.isEmpty {
+      throw DecodingError.dataCorruptedError(forKey: .source, in: c, debugDescription: "detector source 'face' needs 'points: [[x, y], ...]' in face coordinates")
     }
     confidences = try c.decodeIfPresent([Double].self, forKey: .confidences) ?? [0.9]
     boxes = try c.decodeIfPresent([BoxSpec].self, forKey: .boxes) ?? []

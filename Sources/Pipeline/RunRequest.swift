@@ -19,6 +19,9 @@ public enum DetectorSource: Sendable {
   case loaded(InferenceModel, name: String)
   /// No detector: the target comes from the hint; no arrows are detected.
   case none
+  /// Detections given in face coordinates (x right, y down, 1 = the scoring edge),
+  /// bypassing the detector and the ring fit: for scenarios that test arithmetic.
+  case face([[Double]])
 }
 
 /// A perfect detector: these true arrows' boxes (confidences cycled) and, when
@@ -75,6 +78,9 @@ public struct RunRequest: Sendable {
   /// fit before session 8, every ring half a line too large).
   public var lineMM: Double = Face.printedLineMM
   public var spots: SpotRule = .nearest
+  /// The arithmetic of edit-time scoring at confirm (seed 000 edits `EditableArrow` in Double;
+  /// `precision` is the detection-time arithmetic, seed 000's Float `DetectedArrow`).
+  public var confirmPrecision: Precision = .double
   public var detector: DetectorSource
   /// A second look at each arrow candidate at the photo's resolution (nil: the
   /// detector's boxes at the profile's threshold, as the apps do).

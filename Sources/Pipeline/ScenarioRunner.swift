@@ -56,6 +56,7 @@ public enum ScenarioRunner {
                            rule: s.rule, detector: try detector(s, truth: truth, profile: profile, image: synth.image),
                            expectedArrows: s.expectedArrows ?? truth.arrows.count)
       req.precision = s.precision
+      req.confirmPrecision = s.confirmPrecision
       req.arrowMM = s.arrowMM ?? 5.5
       req.spots = s.spots
       req.gestures = s.gestures.effectiveSteps
@@ -120,6 +121,7 @@ public enum ScenarioRunner {
     let extra = s.detector.boxes.map(\.raw)
     switch s.detector.source {
     case "none": return .none
+    case "face": return .face(s.detector.points)
     case "boxes": return .boxes(extra)
     case "tensor":
       if let t = s.detector.tensor { return .tensor(values: t.values, shape: t.shape) }
