@@ -62,7 +62,10 @@ public enum ArcheryPipeline {
     }
     let lines = r.face.lineWidth(diameterCm: r.diameterCm, lineMM: r.lineMM)
     var target: TargetFit? = failure == nil ? TargetLocator.locate(r.image, face: r.face, hint: hint, lineWidth: lines) : nil
-    if let t = target, t.method == "hint" {
+    // Detections in face coordinates need no target: only the overlay uses it.
+    var injected = false
+    if case .face = r.detector { injected = true }
+    if let t = target, t.method == "hint", !injected {
       // No face box and no ring edges anywhere: the photo shows no target.
       failure = "no target face found in the \(r.image.width)x\(r.image.height) image"
       target = nil

@@ -22,9 +22,16 @@ struct ShippedModelTests {
     ("arrow-refiner", [[1, 6, 96, 96], [1, 3]]),
   ]
 
-  static var shipped: [String] {
-    models.map(\.name).filter {
-      FileManager.default.fileExists(atPath: root.appendingPathComponent("Models/\($0).onnx").path)
+  /// Every model listed above, whether or not its file is there: a missing
+  /// model fails `everyShippedModelIsPresent` and its own case, never drops out.
+  static var shipped: [String] { models.map(\.name) }
+
+  @Test("Every listed shipped model is in Models/")
+  func everyShippedModelIsPresent() {
+    #expect(!Self.shipped.isEmpty, "no shipped models listed: matchesOnnxRuntime would run zero cases")
+    for name in Self.shipped {
+      let path = Self.root.appendingPathComponent("Models/\(name).onnx").path
+      #expect(FileManager.default.fileExists(atPath: path), "shipped model missing: \(path)")
     }
   }
 
