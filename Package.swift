@@ -93,7 +93,7 @@ let package = Package(
         "Fuzz", "Scoring", "Core", "Adjustment", "Persistence",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
-    .testTarget(name: "GoldenTests", dependencies: ["Golden", "Core", "Canvas", "Inference", "Pipeline"]),
+    .testTarget(name: "GoldenTests", dependencies: ["Golden", "Core", "Canvas", "Inference", "Pipeline", "Obstacles", "SetCards"]),
     .testTarget(
       name: "ConformanceTests",
       dependencies: ["Conformance", "Core", "Scoring", "Detection", "Adjustment", "Persistence", "Obstacles", "Pipeline"]),

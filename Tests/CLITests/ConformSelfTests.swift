@@ -19,6 +19,10 @@ struct ConformSelfTests {
   /// Every (axis, value) pair of the table.
   static let pairs: [AxisValue] = AxisTable.all.flatMap { a in a.values.indices.map { AxisValue(axis: a.name, index: $0) } }
 
+  @Test func everyAxisHasValues() {
+    #expect(Self.pairs.count >= 2 * AxisTable.all.count)
+  }
+
   @Test(arguments: pairs) func declaredTruthfullyPasses(_ p: AxisValue) throws {
     let (status, o) = try conform(["--testee", testee("\(p.axis)=\(p.value)"), "--stages", p.stage])
     #expect(status == 0, "\(p): \(o["failed"] ?? o)")

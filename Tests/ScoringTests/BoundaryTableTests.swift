@@ -6,6 +6,12 @@ import Testing
 struct BoundaryTableTests {
   static let singleSpotFaces = FaceCatalog.all.filter { $0.spots.count == 1 }
 
+  /// The parameterised tests below must have cases to run.
+  @Test func theFaceListsAreNotEmpty() {
+    #expect(Self.singleSpotFaces.count >= 20, "single-spot faces: \(Self.singleSpotFaces.count)")
+    #expect(FaceCatalog.all.filter { $0.spots.count > 1 }.count >= 3, "multi-spot faces")
+  }
+
   @Test(arguments: singleSpotFaces)
   func everyRingEdgeAgreesWithReference(face: Face) throws {
     for rule in BoundaryRule.allCases {

@@ -48,6 +48,10 @@ func readText(_ path: String) throws -> String {
     }
   }
 
+  @Test func scenarioListIsNotEmpty() {
+    #expect(scenarioFiles().count >= 20, "the set-card scenario folder lists \(scenarioFiles().count) files")
+  }
+
   @Test(arguments: scenarioFiles())
   func scenarioMeetsExpectations(file: String) throws {
     let path = scenarioDir + "/" + file
