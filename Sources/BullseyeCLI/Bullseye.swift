@@ -12,12 +12,15 @@ struct Bullseye: ParsableCommand {
     abstract: "Reproducible golden-data verification and simulation for camera-based scoring apps.",
     subcommands: [VerifyCommand.self, FuzzCommand.self, ModelCommand.self, EvalCommand.self, ScoreCommand.self, SynthCommand.self, RenderCommand.self, RunCommand.self, ResumeCommand.self, SimulateRoundCommand.self, FacesCommand.self, BenchCommand.self, ConformCommand.self])
 
-  /// Every failure is one line on stderr and exit status 2; help and version exit 0.
+  /// Every failure is one line on stderr and exit status 2; a check that found
+  /// differences exits 1 with its own summary last; help and version exit 0.
   static func main() {
     do {
       var command = try parseAsRoot()
       try command.run()
     } catch {
+      // A check that ran and found differences reports them itself and exits 1 (never as an error line).
+      if let e = error as? ExitCode, e != .success { Glibc.exit(e.rawValue) }
       let code = exitCode(for: error)
       if code == .success {
         print(fullMessage(for: error))

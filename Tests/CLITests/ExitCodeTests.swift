@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// Exit status of the checking subcommands: 0 success, 1 the check ran and
+/// found differences (its summary the last line), 2 usage or input error.
+struct ExitCodeTests {
+  func tree(_ name: String) throws -> String {
+    let root = try CLIRunner.scratch("exit-\(name)")
+    try FileManager.default.createDirectory(atPath: root + "/S", withIntermediateDirectories: true)
+    try """
+      id: tiny
+      face: 10_zone
+      seed: 2
+      size: 160x120
+      profile: ios
+      scene: {noise: 0, jpeg: 0}
+      arrows: [{x: 0.1, y: 0.1}]
+      """.write(toFile: root + "/S/tiny.yaml", atomically: true, encoding: .utf8)
+    return root
+  }
+
+  func verify(_ root: String, _ extra: [String] = []) throws -> CLIRunner.Result {
+    try CLIRunner.run(["verify", root + "/S", "--scenario-root", root + "/S", "--golden", root + "/G", "--report", root + "/R"] + extra,
+                      env: ["CI": "false"])
+  }
+
+  @Test func verifyExitsZeroOneAndTwo() throws {
+    let root = try tree("verify")
+    let missing = try verify(root)
+    #expect(missing.status == 1, "no golden yet: differences")
+    #expect(missing.stdout.split(separator: "\n").last == "0 passed, 1 failed", "\(missing.stdout.suffix(200))")
+    #expect(!missing.stderr.contains("ExitCode"))
+    #expect(try verify(root, ["--mode", "record-missing"]).status == 0)
+    #expect(try verify(root).status == 0)
+    let bad = try verify(root, ["--mode", "sideways"])
+    #expect(bad.status == 2 && bad.stderr.contains("sideways"), "\(bad.stderr)")
+  }
+
+  @Test func fuzzExitsZeroOneAndTwo() throws {
+    let bin = "'\(CLIRunner.binary.path)'"
+    #expect(try CLIRunner.run(["fuzz", "scoring", "--iterations", "2000", "--face", "10_zone"]).status == 0)
+    let found = try CLIRunner.run(["fuzz", "scoring", "--testee", "\(bin) conform testee --semantics boundary=strict --declare boundary=inclusive",
+                                   "--cases", "3000", "--face", "10_zone"])
+    #expect(found.status == 1)
+    #expect(try CLIRunner.run(["fuzz", "scoring", "--iterations", "0"]).status == 2)
+  }
+
+  @Test func conformExitsZeroOneAndTwo() throws {
+    let bin = "'\(CLIRunner.binary.path)'"
+    #expect(try CLIRunner.run(["conform", "run", "--testee", "\(bin) conform testee", "--stages", "setcards"]).status == 0)
+    #expect(try CLIRunner.run(["conform", "run", "--testee", "\(bin) conform testee --semantics drag=delta --declare drag=stale-capture",
+                               "--stages", "adjust"]).status == 1)
+    #expect(try CLIRunner.run(["conform", "run", "--testee", "\(bin) conform testee", "--stages", "nowhere"]).status == 2)
+  }
+}
