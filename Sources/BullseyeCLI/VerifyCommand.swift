@@ -30,6 +30,10 @@ struct VerifyCommand: ParsableCommand {
     o.reportDir = report
     o.filter = filter
     o.prune = prune
+    // --prune judges orphans on the whole tree; a subset run must never delete anything.
+    if prune, filter != nil || shard != nil || !paths.isEmpty {
+      throw CLIError(message: "--prune cannot go with \(filter != nil ? "--filter" : shard != nil ? "--shard" : "scenario paths"): pruning needs a full, unfiltered, unsharded run")
+    }
     guard (1...64).contains(jobs) else { throw CLIError(message: "--jobs \(jobs) is out of range: expected 1...64") }
     o.jobs = jobs
     if let shard {

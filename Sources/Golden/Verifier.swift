@@ -91,8 +91,18 @@ public enum Verifier {
       }
     }
     var selected = headers
-    if let f = o.filter { selected = selected.filter { $0.id.contains(f) || $0.kind == f || $0.file.contains(f) } }
-    if let (k, n) = o.shard { selected = selected.filter { Int(SeededGenerator.hash($0.id) % UInt64(n)) == k - 1 } }
+    if let f = o.filter {
+      selected = selected.filter { $0.id.contains(f) || $0.kind == f || $0.file.contains(f) }
+      // A typo in CI must not silently test nothing.
+      if selected.isEmpty {
+        let near = headers.map(\.id).sorted { (editDistance($0, f), $0) < (editDistance($1, f), $1) }.prefix(3)
+        throw GoldenError("--filter '\(f)' matches no scenario: nearest are \(near.joined(separator: ", "))")
+      }
+    }
+    if let (k, n) = o.shard {
+      selected = selected.filter { Int(SeededGenerator.hash($0.id) % UInt64(n)) == k - 1 }
+      if selected.isEmpty { notes.append("shard \(k)/\(n) holds no scenario of this selection") }
+    }
 
     let work = o.reportDir + "/.work"
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
@@ -111,14 +121,19 @@ public enum Verifier {
     }
     let verdicts = headerErrors + box.all()
 
-    // Orphans: golden folders no scenario produces (judged on every scenario, not the selection).
+    // Orphans: golden folders no scenario anywhere in the scenario tree produces (judged on the
+    // whole tree, never on the selection or the paths given).
+    var inTree = Set(seen.keys)
+    for f in (try? discover([o.scenarioRoot])) ?? [] {
+      if let text = try? String(contentsOfFile: f, encoding: .utf8), let h = try? ScenarioHeader(file: f, text: text) { inTree.insert(h.id) }
+    }
     var orphans: [String] = []
     if let dirs = try? FileManager.default.contentsOfDirectory(atPath: o.goldenRoot) {
-      orphans = dirs.filter { !$0.hasPrefix(".") && seen[$0] == nil }.sorted()
+      orphans = dirs.filter { !$0.hasPrefix(".") && !inTree.contains($0) }.sorted()
     }
     if o.prune && !orphans.isEmpty {
-      if o.filter != nil || o.shard != nil {
-        notes.append("--prune refused: the run is filtered or sharded, so orphans cannot be judged")
+      if o.filter != nil || o.shard != nil || !headerErrors.isEmpty {
+        notes.append("--prune refused: the run is filtered or sharded, or a scenario did not decode, so orphans cannot be judged")
       } else {
         for d in orphans { try? FileManager.default.removeItem(atPath: o.goldenRoot + "/" + d) }
         notes.append("pruned \(orphans.count) orphan golden folder(s)")
@@ -162,4 +177,21 @@ final class Counter: @unchecked Sendable {
   private var n = 0
   private let lock = NSLock()
   func next() -> Int { lock.lock(); defer { lock.unlock() }; n += 1; return n }
+}
+
+/// Levenshtein distance, for "nearest scenario" hints.
+func editDistance(_ a: String, _ b: String) -> Int {
+  let x = Array(a), y = Array(b)
+  guard !x.isEmpty else { return y.count }
+  var row = Array(0...y.count)
+  for i in 1...x.count {
+    var prev = row[0]
+    row[0] = i
+    for j in stride(from: 1, through: y.count, by: 1) {
+      let cur = row[j]
+      row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (x[i - 1] == y[j - 1] ? 0 : 1))
+      prev = cur
+    }
+  }
+  return row[y.count]
 }

@@ -52,4 +52,21 @@ struct ExitCodeTests {
                                "--stages", "adjust"]).status == 1)
     #expect(try CLIRunner.run(["conform", "run", "--testee", "\(bin) conform testee", "--stages", "nowhere"]).status == 2)
   }
+
+  @Test func aFilterMatchingNothingAndAPartialPruneAreRefused() throws {
+    let root = try tree("filter")
+    #expect(try verify(root, ["--mode", "record-missing"]).status == 0)
+    // A golden folder of a scenario that exists nowhere: only a full run may prune it.
+    try FileManager.default.createDirectory(atPath: root + "/G/gone", withIntermediateDirectories: true)
+    let typo = try verify(root, ["--filter", "tinny"])
+    #expect(typo.status == 2 && typo.stderr.contains("'tinny'") && typo.stderr.contains("tiny"), "\(typo.stderr)")
+    let partial = try verify(root, ["--filter", "tiny", "--prune"])
+    #expect(partial.status == 2 && partial.stderr.contains("--prune"))
+    #expect(FileManager.default.fileExists(atPath: root + "/G/gone") && FileManager.default.fileExists(atPath: root + "/G/tiny"),
+            "a refused prune deletes nothing")
+    let full = try CLIRunner.run(["verify", "--scenario-root", root + "/S", "--golden", root + "/G", "--report", root + "/R", "--prune"],
+                                 env: ["CI": "false"])
+    #expect(full.status == 0, "\(full.stdout.suffix(300))")
+    #expect(!FileManager.default.fileExists(atPath: root + "/G/gone") && FileManager.default.fileExists(atPath: root + "/G/tiny"))
+  }
 }
