@@ -25,8 +25,11 @@ extension Verifier {
     var verdicts: [ArtifactVerdict] = []
     var messages = output.failures.map { "expectation: \($0)" }
     messages += output.truthFailures.map { "truth: \($0)" }
-    let gateFailed = !output.truthFailures.isEmpty
-    if gateFailed, mode != .verify { messages.append("not recorded: the run fails the truth gate (fix it, or declare it under expect_wrong with a reason)") }
+    // A run that misses its own expectations or the truth is never recorded as a golden.
+    let gateFailed = !output.truthFailures.isEmpty || !output.failures.isEmpty
+    if gateFailed, mode != .verify {
+      messages.append("not recorded: the run fails \(output.truthFailures.isEmpty ? "its expectations" : "the truth gate (fix it, or declare it under expect_wrong with a reason)")")
+    }
     var wrote = false
     for a in output.artifacts {
       let bytes: [UInt8]

@@ -59,7 +59,7 @@ public enum ObstaclePipeline {
   static func decide(
     _ d: FrameDetections, index: Int, ms: Int, _ semantics: ObstacleSemantics, _ announcer: inout Announcer
   ) -> FrameDecision {
-    let vision = VisionStage.select(d.vision, semantics.confidenceArithmetic)
+    let vision = VisionStage.select(d.vision, semantics.confidenceArithmetic, pick: semantics.pick)
     let yolo = YOLOStage.run(d.yolo, target: vision.choice?.box, semantics: semantics)
     var decision = FrameDecision(
       index: index, time: seconds(ms), detections: d, zones: semantics.zones, visionStatus: vision.status, yoloStatus: yolo.status,

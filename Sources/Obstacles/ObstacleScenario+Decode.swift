@@ -71,7 +71,7 @@ extension ObstacleScenario: Decodable {
 
 extension ObstacleSemantics: Decodable {
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case zones, nms
+    case zones, nms, pick
     case confidenceArithmetic = "confidence_arithmetic"
   }
 
@@ -82,7 +82,8 @@ extension ObstacleSemantics: Decodable {
     self.init(
       zones: try choice(c, .zones, decoder, ZoneVariant.self) ?? .batsight,
       nms: try choice(c, .nms, decoder, NMSVariant.self) ?? NMSVariant.none,
-      confidenceArithmetic: try choice(c, .confidenceArithmetic, decoder, ConfidenceArithmetic.self) ?? .float32)
+      confidenceArithmetic: try choice(c, .confidenceArithmetic, decoder, ConfidenceArithmetic.self) ?? .float32,
+      pick: try choice(c, .pick, decoder, VisionPick.self) ?? .priority)
   }
 }
 

@@ -25,6 +25,16 @@ public enum ConfidenceArithmetic: String, Sendable, Hashable, CaseIterable {
   case float64
 }
 
+/// Which Vision detection the pipeline goes on with when several sources kept one.
+public enum VisionPick: String, Sendable, Hashable, CaseIterable {
+  /// The app's code (VisionModelManager): the top detection of the first source,
+  /// in priority order (objects, faces, classification), that kept anything.
+  case priority
+  /// The seed's prose ("the most confident detection"): the highest confidence
+  /// among every source's top detection; equal confidences keep priority order.
+  case mostConfident = "most-confident"
+}
+
 /// The named semantics a scenario runs under; `.batsight` is the app at HEAD.
 public struct ObstacleSemantics: Sendable, Hashable {
   /// Zone boundaries.
@@ -33,15 +43,18 @@ public struct ObstacleSemantics: Sendable, Hashable {
   public var nms: NMSVariant
   /// Confidence arithmetic.
   public var confidenceArithmetic: ConfidenceArithmetic
+  /// Which source's detection wins.
+  public var pick: VisionPick
 
   /// Memberwise; defaults are the app at HEAD.
   public init(
     zones: ZoneVariant = .batsight, nms: NMSVariant = .none,
-    confidenceArithmetic: ConfidenceArithmetic = .float32
+    confidenceArithmetic: ConfidenceArithmetic = .float32, pick: VisionPick = .priority
   ) {
     self.zones = zones
     self.nms = nms
     self.confidenceArithmetic = confidenceArithmetic
+    self.pick = pick
   }
 
   /// The app at HEAD.

@@ -14,11 +14,11 @@ struct VisionChoice: Hashable {
 /// then the first source, in priority order, that kept anything.
 enum VisionStage {
   /// The choice (nil when nothing survives) and one status line per observation.
-  static func select(_ observations: [VisionObservation], _ arithmetic: ConfidenceArithmetic)
+  static func select(_ observations: [VisionObservation], _ arithmetic: ConfidenceArithmetic, pick: VisionPick = .priority)
     -> (choice: VisionChoice?, status: [String])
   {
     var status = [String](repeating: "", count: observations.count)
-    var choice: VisionChoice?
+    var tops: [VisionChoice] = []
     for rule in Table.visionRules {
       var kept: [VisionChoice] = []
       for (i, o) in observations.enumerated() where o.source == rule.source {
@@ -39,13 +39,17 @@ enum VisionStage {
         return c.confidence > best.confidence ? c : best
       }
       for c in kept where c.index != top?.index { status[c.index] = "not the top \(rule.source.rawValue) detection" }
-      guard let top else { continue }
-      if let winner = choice {
-        status[top.index] = "outranked by \(winner.source.rawValue)"
-      } else {
-        choice = top
-        status[top.index] = "chosen"
-      }
+      if let top { tops.append(top) }
+    }
+    // Tops are in priority order; the prose's reading takes the most confident (ties: priority).
+    let choice: VisionChoice?
+    switch pick {
+    case .priority: choice = tops.first
+    case .mostConfident: choice = tops.reduce(nil as VisionChoice?) { best, c in best.map { c.confidence > $0.confidence ? c : $0 } ?? c }
+    }
+    for t in tops {
+      status[t.index] = t.index == choice?.index ? "chosen"
+        : pick == .priority ? "outranked by \(choice!.source.rawValue)" : "less confident than \(choice!.source.rawValue)"
     }
     return (choice, status)
   }

@@ -123,6 +123,7 @@ struct SemanticsTableTests {
     // Obstacles' own NMSVariant, reached through its semantics' field for the same reason.
     Self.expectCovers("Obstacles.NMSVariant", type(of: ObstacleSemantics.batsight.nms))
     Self.expectCovers("ConfidenceArithmetic", ConfidenceArithmetic.self)
+    Self.expectCovers("VisionPick", VisionPick.self)
     Self.expectCovers("VisionSource", VisionSource.self)
     Self.expectCovers("DecisionReason", DecisionReason.self)
     // The table lists the Vision sources in priority order, as the app tries them.
