@@ -21,10 +21,13 @@ public struct TargetFit: Sendable, Hashable {
   /// The fitted ring in the rectified frame, and its radius in face units.
   var rectifiedRing: FittedEllipse?
   var ringRadius: Double = 1
+  /// Multi-spot sheets: each spot's fitted ring (nil for single-spot faces).
+  public var spots: SpotFits?
 
   /// The face point (x right, y down, 1 = outer scoring edge) of a pixel:
   /// projective when rectified, otherwise the affine un-squash of the ellipse.
   public func normalize(_ x: Double, _ y: Double) -> (Double, Double) {
+    if let spots { return spots.normalize(x, y) }
     if let r = rectification, let ring = rectifiedRing {
       let p = r.apply(x, y)
       let n = ring.normalize(p.0, p.1)
@@ -60,7 +63,8 @@ public struct TargetFit: Sendable, Hashable {
 /// Finds the face: start from a hint (a target-face detection box, or the
 /// image centre), then fit an ellipse to the face's highest-contrast ring edge
 /// found along rays, reject outliers (arrows, holes), and refit once from the
-/// new centre. Multi-spot sheets keep the box estimate.
+/// new centre. Multi-spot sheets search the sheet's rotation and fit each spot
+/// (`TargetLocator+Spots.swift`).
 public enum TargetLocator {
   /// Locates the face of `face` in `image`, starting from `hint`. `lineWidth`
   /// (fraction of the outer radius, `Face.lineWidth(diameterCm:)`) is how wide the
@@ -79,8 +83,9 @@ public enum TargetLocator {
   }
 
   static func refine(_ image: RGBA8Image, face: Face, start: FittedEllipse, method: String, lineWidth: Double) -> TargetFit {
+    if face.spots.count > 1 { return refineSpots(image, face: face, start: start, method: method, lineWidth: lineWidth) }
     let edges = contrastEdges(face, lineWidth: lineWidth)
-    guard face.spots.count == 1, let edge = edges.first else {
+    guard let edge = edges.first else {
       return TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0)
     }
     var current = start
