@@ -39,7 +39,7 @@ extension TargetLocator {
     var residuals: [Double] = []
     for s in face.spots {
       let guess = predicted(s, start: start, theta: best.theta, kx: best.kx, ky: best.ky)
-      if let fit = fitRing(image, start: guess, edge: edge) {
+      if let fit = fitRing(image, start: guess, edge: edge, windows: (0.2, 0.1), minInliers: 12) {
         spotFits.append(fit.ellipse); used += fit.used; residuals.append(fit.median)
       } else {
         spotFits.append(guess)
@@ -93,14 +93,17 @@ extension TargetLocator {
     return total / 48
   }
 
-  /// The single-spot ring fit (three passes, outliers dropped) from `start`.
-  static func fitRing(_ image: RGBA8Image, start: FittedEllipse, edge: (radius: Double, darkerInside: Bool))
+  /// The ring fit from `start`: three passes along rays (a wide first window,
+  /// then a tight one), points far off each fit dropped (arrows, holes) and the
+  /// rest refitted; nil when no pass found enough edge.
+  static func fitRing(_ image: RGBA8Image, start: FittedEllipse, edge: (radius: Double, darkerInside: Bool),
+                      windows: (first: Double, later: Double), minInliers: Int)
     -> (ellipse: FittedEllipse, used: Int, median: Double)?
   {
     var current = start
     var used = 0, median = 0.0
     for pass in 0..<3 {
-      let window = pass == 0 ? 0.2 : 0.1
+      let window = pass == 0 ? windows.first : windows.later
       let pts = edgePoints(image, around: current, radius: edge.radius, darkerInside: edge.darkerInside, window: window)
       guard var fit = fitEllipse(pts) else { break }
       let res = pts.map { fit.residual($0.0, $0.1) }
@@ -108,7 +111,7 @@ extension TargetLocator {
       let inliers = zip(pts, res).filter { $0.1 <= max(3 * med, 0.004) }.map(\.0)
       if let refit = fitEllipse(inliers) { fit = refit }
       let scaled = fit.scaled(1 / edge.radius)
-      guard scaled.a.isFinite, scaled.a > 2, scaled.b > 2, inliers.count >= 12 else { break }
+      guard scaled.a.isFinite, scaled.a > 2, scaled.b > 2, inliers.count >= minInliers else { break }
       current = scaled
       used = inliers.count
       median = inliers.map { fit.residual($0.0, $0.1) }.sorted()[inliers.count / 2]

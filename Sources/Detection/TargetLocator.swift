@@ -88,24 +88,10 @@ public enum TargetLocator {
     guard let edge = edges.first else {
       return TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0)
     }
-    var current = start
-    var used = 0, median = 0.0
-    for pass in 0..<3 {
-      let window = pass == 0 ? 0.35 : 0.12
-      let pts = edgePoints(image, around: current, radius: edge.radius, darkerInside: edge.darkerInside, window: window)
-      guard var fit = fitEllipse(pts) else { break }
-      // Reject points far off the first fit (occluders), then refit.
-      let res = pts.map { fit.residual($0.0, $0.1) }
-      let med = res.sorted()[res.count / 2]
-      let inliers = zip(pts, res).filter { $0.1 <= max(3 * med, 0.004) }.map(\.0)
-      if let refit = fitEllipse(inliers) { fit = refit }
-      let scaledFit = fit.scaled(1 / edge.radius)
-      guard scaledFit.a.isFinite, scaledFit.a > 2, scaledFit.b > 2 else { break }
-      current = scaledFit
-      used = inliers.count
-      median = inliers.map { fit.residual($0.0, $0.1) }.sorted()[inliers.count / 2]
+    guard let ring = fitRing(image, start: start, edge: edge, windows: (0.35, 0.12), minInliers: 0) else {
+      return TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0)
     }
-    guard used > 0 else { return TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0) }
+    let (current, used, median) = ring
     var fit = TargetFit(ellipse: current, method: "ring-edges", edgePoints: used, medianResidual: median)
     rectify(&fit, image, edges: edges)
     return fit
