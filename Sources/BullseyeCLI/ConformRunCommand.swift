@@ -56,7 +56,7 @@ struct ConformRun: ParsableCommand {
     if fix, let path = expectations, let known {
       let text = known.fixed(failing: failing, selected: selectedIDs) { id in
         let r = outcome.results.first { $0.vector.id == id }
-        return r?.verdict == .errored ? "errored: \(r?.reason ?? "")" : "failed: expected \(compactText(r?.expected)), got \(compactText(r?.got))"
+        return r?.verdict == .errored ? "errored: \(r?.reason ?? "")" : "failed: expected \(JSONValue.oneLine(r?.expected)), got \(JSONValue.oneLine(r?.got))"
       }
       try conformCall { () throws(ConformanceError) in
         do { try AtomicFile.write(text, to: path) } catch { throw .usage("cannot write --expectations '\(path)': \(error)") }
@@ -93,7 +93,7 @@ struct ConformRun: ParsableCommand {
     for r in o.results where r.verdict == .failed || r.verdict == .errored {
       let tag = listed.contains(r.vector.id) ? "known " : ""
       if r.verdict == .failed {
-        writeLine("\(tag)FAIL \(r.vector.id) input=\(compactText(r.vector.input)) expected=\(compactText(r.expected)) got=\(compactText(r.got))")
+        writeLine("\(tag)FAIL \(r.vector.id) input=\(JSONValue.oneLine(r.vector.input)) expected=\(JSONValue.oneLine(r.expected)) got=\(JSONValue.oneLine(r.got))")
       } else {
         writeLine("\(tag)ERROR \(r.vector.id) \(r.reason ?? "")")
       }
@@ -113,7 +113,7 @@ struct ConformRun: ParsableCommand {
     let r = o.results[0]
     writeLine("request:  \(session.sentLines.first ?? "(not sent: \(r.reason ?? ""))")")
     writeLine("answer:   \(session.answerLines.first ?? "(none)")")
-    writeLine("expected: \(compactText(r.expected)) (under \(AxisTable.key(Grading.effective(o.semantics), axes: v.axes)))")
+    writeLine("expected: \(JSONValue.oneLine(r.expected)) (under \(AxisTable.key(Grading.effective(o.semantics), axes: v.axes)))")
     writeLine("\(r.verdict.rawValue)\(r.reason.map { ": \($0)" } ?? "")")
     if r.verdict != .passed { Glibc.exit(1) }
   }
@@ -149,5 +149,3 @@ struct ConformRun: ParsableCommand {
   }
 }
 
-/// Compact JSON for one-line messages.
-func compactText(_ v: JSONValue?) -> String { v.flatMap { try? $0.compactText() } ?? "null" }

@@ -31,7 +31,7 @@ extension FuzzScoring {
     let effective = Grading.effective(ready.semantics)
     print("testee \(ready.name), graded as boundary=\(effective["boundary"]!), precision=\(effective["precision"]!)")
     for f in result.findings {
-      print("finding [\(f.face)] \(f.kind): input \(compactText(f.input)) expected \(compactText(f.expected)) got \(compactText(f.got))")
+      print("finding [\(f.face)] \(f.kind): input \(JSONValue.oneLine(f.input)) expected \(JSONValue.oneLine(f.expected)) got \(JSONValue.oneLine(f.got))")
     }
     let kinds = Dictionary(grouping: result.findings, by: \.kind).mapValues(\.count).sorted { $0.key < $1.key }
     for (k, n) in kinds { print("  \(n) × \(k)") }

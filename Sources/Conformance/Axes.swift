@@ -69,7 +69,7 @@ public enum AxisTable {
   }
 
   /// The defaults of every axis.
-  public static var defaults: Semantics { Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.defaultValue) }) }
+  public static let defaults: Semantics = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.defaultValue) })
 
   /// Checks a declaration: every known axis's value must be one of its names.
   /// Unknown axis names are returned, not refused (a newer testee may know more).

@@ -60,7 +60,7 @@ extension DiffFuzz {
     var tests: [Vector] = []
     for (i, f) in findings.enumerated() {
       tests.append(try Vector.computed(id: "fuzz.\(String(format: "%03d", i + 1))", stage: .score, group: "findings",
-                                       comment: "\(f.face): \(f.kind); the testee answered \((try? f.got.compactText()) ?? "?")",
+                                       comment: "\(f.face): \(f.kind); the testee answered \(JSONValue.oneLine(f.got))",
                                        flags: ["fuzz-finding"], input: f.input))
     }
     let notes = ["fuzz-finding": "A disagreement found by `bullseye fuzz scoring --testee`, shrunk."]

@@ -1,4 +1,5 @@
 import Core
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -49,19 +50,3 @@ public struct Expectations: Sendable {
     return out
   }
 }
-
-extension String {
-  func trimmingCharacters(in _: CharacterSetLike) -> String {
-    var s = Substring(self)
-    while let f = s.first, f == " " || f == "\t" || f == "\r" { s.removeFirst() }
-    while let l = s.last, l == " " || l == "\t" || l == "\r" { s.removeLast() }
-    return String(s)
-  }
-}
-
-extension Substring {
-  func trimmingCharacters(in c: CharacterSetLike) -> String { String(self).trimmingCharacters(in: c) }
-}
-
-/// Spaces and tabs (Foundation-free trimming).
-enum CharacterSetLike { case whitespaces }

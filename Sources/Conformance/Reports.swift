@@ -2,7 +2,7 @@ import Core
 
 /// The run's machine-readable and human-readable reports.
 public enum ConformReports {
-  static func compact(_ v: JSONValue?) -> String { v.flatMap { try? $0.compactText() } ?? "null" }
+  static func compact(_ v: JSONValue?) -> String { JSONValue.oneLine(v) }
 
   /// The `--json` object (keys as the contract names them, plus more).
   public static func json(_ o: RunOutcome, unexpectedPasses: [String], unexpectedFailures: [String], conformant: Bool,

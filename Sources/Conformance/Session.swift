@@ -211,7 +211,7 @@ public final class Session {
     do { value = try JSONParser.parse(bytes: line) } catch { return .failure(.testee("answer is not JSON (\(error)): \(preview(line))")) }
     guard case .object(let o) = value else { return .failure(.testee("answer is not a JSON object: \(preview(line))")) }
     guard let s = o["seq"] else { return .failure(.testee("answer has no seq: \(preview(line))")) }
-    guard s == .int(seq) else { return .failure(.testee("answer has seq \(preview(Array(((try? s.compactText()) ?? "?").utf8))), expected \(seq)")) }
+    guard s == .int(seq) else { return .failure(.testee("answer has seq \(JSONValue.oneLine(s).prefix(40)), expected \(seq)")) }
     if !batch { return Session.one(o).map { [$0] } }
     guard case .array(let list)? = o["answers"] else { return .failure(.testee("batch answer has no 'answers' array: \(preview(line))")) }
     guard list.count == count else { return .failure(.testee("batch answer has \(list.count) answers, expected \(count)")) }

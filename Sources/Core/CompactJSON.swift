@@ -38,6 +38,11 @@ extension JSONValue {
     }
   }
 
+  /// A value (or its absence) on one line for messages: `null` when absent or not representable.
+  public static func oneLine(_ v: JSONValue?) -> String {
+    v.flatMap { try? $0.compactText() } ?? "null"
+  }
+
   /// The number as a Double, for `.int` and `.double`; nil otherwise.
   public var number: Double? {
     switch self {

@@ -9,10 +9,7 @@ struct TruthGateTests {
   /// A throwaway tree with one scenario: two arrows, the second with a confidence under
   /// the iOS threshold (0.40), so the app drops it and the run misses one true arrow.
   func tree(_ name: String, declare: String) throws -> VerifyOptions {
-    let root = NSTemporaryDirectory() + "bullseye-truthgate-\(name)-\(getpid())"
-    try? FileManager.default.removeItem(atPath: root)
-    try FileManager.default.createDirectory(atPath: root + "/Scenarios", withIntermediateDirectories: true)
-    let yaml = """
+    try scratchTree("truthgate-\(name)", scenarios: ["gate.yaml": """
       id: gate
       face: 10_zone
       seed: 3
@@ -22,12 +19,7 @@ struct TruthGateTests {
       arrows: [{x: 0.1, y: 0.1}, {x: -0.3, y: 0.2}]
       detector: {source: truth, confidences: [0.9, 0.39]}
       \(declare)
-      """
-    try yaml.write(toFile: root + "/Scenarios/gate.yaml", atomically: true, encoding: .utf8)
-    var o = VerifyOptions()
-    o.inputs = [root + "/Scenarios"]; o.scenarioRoot = root + "/Scenarios"
-    o.goldenRoot = root + "/Golden"; o.reportDir = root + "/Renders"
-    return o
+      """])
   }
 
   @Test func anUndeclaredDifferenceFailsAndIsNotRecorded() throws {

@@ -8,11 +8,9 @@ import Testing
 /// orphans are found and pruned only on full runs.
 struct VerifierTests {
   func tree(_ name: String) throws -> VerifyOptions {
-    let root = NSTemporaryDirectory() + "bullseye-verify-\(name)-\(getpid())"
-    try? FileManager.default.removeItem(atPath: root)
-    try FileManager.default.createDirectory(atPath: root + "/Scenarios", withIntermediateDirectories: true)
+    var files: [String: String] = [:]
     for (i, face) in ["10_zone", "5_zone", "WA_field"].enumerated() {
-      let yaml = """
+      files["tiny-\(i).yaml"] = """
         id: tiny-\(i)
         face: \(face)
         seed: \(i)
@@ -21,12 +19,8 @@ struct VerifierTests {
         scene: {noise: 0, jpeg: 0}
         arrows: [{x: 0.1, y: 0.1}, {x: -0.3, y: 0.2}]
         """
-      try yaml.write(toFile: root + "/Scenarios/tiny-\(i).yaml", atomically: true, encoding: .utf8)
     }
-    var o = VerifyOptions()
-    o.inputs = [root + "/Scenarios"]; o.scenarioRoot = root + "/Scenarios"
-    o.goldenRoot = root + "/Golden"; o.reportDir = root + "/Renders"
-    return o
+    return try scratchTree("verify-\(name)", scenarios: files)
   }
 
   @Test func recordVerifyAndCatchOnePixel() throws {
