@@ -10,7 +10,8 @@ pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)   # GRDB li
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 command -v javac >/dev/null 2>&1 || missing+=(openjdk-17-jdk-headless)   # Testees/java-android
-command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-venv)      # Testees/python-archeryutils
+if ! command -v python3 >/dev/null 2>&1; then missing+=(python3 python3-venv)   # Testees/python-archeryutils
+elif ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then missing+=(python3-venv); fi  # Debian splits venv out
 if ! command -v fc-list >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -q "DejaVu Sans"; then missing+=(fonts-dejavu-core fontconfig); fi
 if ! command -v fc-list >/dev/null 2>&1 || ! fc-list 2>/dev/null | grep -qi "WenQuanYi Micro Hei"; then missing+=(fonts-wqy-microhei); fi
 
