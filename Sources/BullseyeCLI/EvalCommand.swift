@@ -80,15 +80,10 @@ struct EvalArchery: ParsableCommand {
   var pairAccept: Double?
   @Option(name: .customLong("gate-accept"), parsing: .unconditional, help: "With a gated refiner (a 'window' output): the window probability its peaks need (default: the shipped setting).")
   var gateAccept: Double?
-  @Option(parsing: .unconditional,
-          help: "How many views of each window the refiner reads, its maps averaged: 1, 2, 4 or 8 (the first of identity, mirrors, transposes; default: the shipped setting).")
-  var views: Int?
-  @Option(name: .customLong("pair-verifier"),
-          help: "With --refiner: a pair verifier (an ONNX trained with Training/pairs.py; none ships) that decides touching pairs instead of the refiner's partner channel.")
-  var pairVerifier: String?
-  @Option(name: .customLong("pair-verifier-accept"), parsing: .unconditional,
-          help: "The pair verifier's probability an entry needs to count as one of a touching pair (default 0.5).")
-  var pairVerifierAccept: Double = PairVerifier.defaultAccept
+  /// Removed experiments: accepted only to name what replaced them.
+  @Option(parsing: .unconditional, help: .hidden) var views: String?
+  @Option(name: .customLong("pair-verifier"), help: .hidden) var pairVerifier: String?
+  @Option(name: .customLong("pair-verifier-accept"), parsing: .unconditional, help: .hidden) var pairVerifierAccept: String?
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
   var impacts: String = "shafts"
   @Option(name: .customLong("impact-box"), help: "Box size of the 'truth' model's arrows: wide (six shaft diameters) or hole (two); it decides which touching arrows NMS merges.")
@@ -97,6 +92,10 @@ struct EvalArchery: ParsableCommand {
   var photos: String?
   @Option(help: "Fail (exit 1) when a figure falls below its floor: recall=R,precision=P,scored=S (fractions).") var floor: String?
   @Flag var json = false
+
+  func validate() throws {
+    try RemovedFlags.check(["--views": views, "--pair-verifier": pairVerifier, "--pair-verifier-accept": pairVerifierAccept])
+  }
 
   func run() throws {
     guard (1...10_000).contains(images) else { throw CLIError(message: "--images \(images) is out of range: expected 1...10000") }
@@ -119,13 +118,6 @@ struct EvalArchery: ParsableCommand {
       }
       settings[keyPath: key] = value
     }
-    if let views {
-      do { settings.views = try WindowView.first(views) } catch { throw CLIError(message: "--views: \(error)") }
-    }
-    guard pairVerifierAccept.isFinite, (0...1).contains(pairVerifierAccept) else {
-      throw CLIError(message: "--pair-verifier-accept \(pairVerifierAccept) is out of range: expected 0...1")
-    }
-    if pairVerifier != nil, refiner == nil { throw CLIError(message: "--pair-verifier needs --refiner: it settles the refiner's touching pairs") }
     if let photos {
       try OutputPaths.makeDirectory(photos)
       try OutputPaths.checkWritable("\(photos)/eval-0.png", flag: "--photos")
@@ -134,7 +126,6 @@ struct EvalArchery: ParsableCommand {
     do {
       e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1],
                                     face: face, lineMM: lineMM, impacts: set, truthBox: box, refiner: refiner, refinerSettings: settings,
-                                    pairs: pairVerifier.map { ($0, pairVerifierAccept) },
                                     photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
@@ -147,8 +138,6 @@ struct EvalArchery: ParsableCommand {
         "median_error_px": .double(e.medianErrorPx.isFinite ? e.medianErrorPx : -1),
         "median_error_input_px": .double(e.medianErrorInputPx.isFinite ? e.medianErrorInputPx : -1), "targets_found": .int(e.targetsFound),
         "impacts": .string(e.impacts.rawValue), "impact_box": .string(box.rawValue), "refiner": refiner.map(JSONValue.string) ?? .null,
-        "refiner_views": refiner == nil ? .null : .int(settings.views.count),
-        "pair_verifier": pairVerifier.map(JSONValue.string) ?? .null,
         "failures": .array(e.failures.map(failureJSON)),
         "extra_near_arrows": .int(e.extras.count(.nearArrow)), "extra_on_holes": .int(e.extras.count(.onHole)),
         "extra_elsewhere": .int(e.extras.count(.elsewhere)),

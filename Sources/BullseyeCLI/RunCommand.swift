@@ -30,12 +30,9 @@ struct RunCommand: ParsableCommand {
   @Option(help: "An ONNX detector (default: Models/arrow-detector.onnx when present).") var model: String?
   @Option(help: "An arrow refiner ONNX (e.g. Models/arrow-refiner.onnx): a second look at each candidate at the photo's resolution; off by default, as in the apps.")
   var refiner: String?
-  @Option(name: .customLong("refiner-views"), parsing: .unconditional,
-          help: "How many views of each window the refiner reads, its maps averaged: 1, 2, 4 or 8 (default 1).")
-  var refinerViews: Int?
-  @Option(name: .customLong("pair-verifier"),
-          help: "With --refiner: a pair verifier ONNX (trained with Training/pairs.py; none ships) that decides touching pairs instead of the refiner's partner channel.")
-  var pairVerifier: String?
+  /// Removed experiments: accepted only to name what replaced them.
+  @Option(name: .customLong("refiner-views"), parsing: .unconditional, help: .hidden) var refinerViews: String?
+  @Option(name: .customLong("pair-verifier"), help: .hidden) var pairVerifier: String?
   @Option(help: "Injected raw candidates instead of a model: YAML list of {cx, cy, w, h, confidence, class} in model-input pixels.")
   var detections: String?
   @Option(name: .customLong("expected-arrows"), parsing: .unconditional) var expectedArrows: Int = 6
@@ -49,6 +46,7 @@ struct RunCommand: ParsableCommand {
   @Option(help: "Result JSON path.") var out: String
 
   func validate() throws {
+    try RemovedFlags.check(["--refiner-views": refinerViews, "--pair-verifier": pairVerifier])
     guard (0...1000).contains(expectedArrows) else { throw ValidationError("--expected-arrows \(expectedArrows) is out of range: expected 0...1000") }
     guard (1...1000).contains(end) else { throw ValidationError("--end \(end) is out of range: expected 1...1000") }
     if round != nil, db == nil { throw ValidationError("--round needs --db") }
@@ -63,10 +61,6 @@ struct RunCommand: ParsableCommand {
     }
     guard let image else { throw CLIError(message: "--image is required for --kind archery") }
     try checkLineMM(lineMM)
-    let views: [WindowView]?
-    do { views = try refinerViews.map { try WindowView.first($0) } } catch { throw CLIError(message: "--refiner-views: \(error)") }
-    if views != nil, refiner == nil { throw CLIError(message: "--refiner-views needs --refiner: views are how the refiner reads each window") }
-    if pairVerifier != nil, refiner == nil { throw CLIError(message: "--pair-verifier needs --refiner: it settles the refiner's touching pairs") }
     try OutputPaths.checkWritable(out, flag: "--out")
     let photo: RGBA8Image
     do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
@@ -86,12 +80,6 @@ struct RunCommand: ParsableCommand {
     req.timestamp = clock
     if let refiner {
       do { req.refiner = try ArrowRefiner(contentsOf: refiner) } catch { throw CLIError(message: "--refiner '\(refiner)': \(error)") }
-      if let views { req.refiner?.settings.views = views }
-      if let pairVerifier {
-        do { req.refiner?.pairs = try PairVerifier(contentsOf: pairVerifier) } catch {
-          throw CLIError(message: "--pair-verifier '\(pairVerifier)': \(error)")
-        }
-      }
     }
     let script = try gestureScript()
     req.gestures = script.effectiveSteps

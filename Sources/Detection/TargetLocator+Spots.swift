@@ -19,7 +19,7 @@ extension TargetLocator {
     let ext = face.layoutHalfExtent
     // The box's half-size in pixels (start is in sheet units: a = half-width / extent).
     let halfW = start.a * ext.x, halfH = start.b * ext.y
-    var best: (score: Double, theta: Double, kx: Double, ky: Double) = (-1, 0, start.a, start.b)
+    var poses: [(score: Double, theta: Double, kx: Double, ky: Double)] = []
     for step in 0..<72 {
       let theta = Double(step) * 5 * .pi / 180
       let (ex, ey) = rotatedExtent(face, theta)
@@ -32,7 +32,15 @@ extension TargetLocator {
         let e = predicted(s, start: start, theta: theta, kx: kx, ky: ky)
         score += edgeStrength(image, around: e, radius: edge.radius, darkerInside: edge.darkerInside)
       }
-      if score > best.score { best = (score, theta, kx, ky) }
+      poses.append((score, theta, kx, ky))
+    }
+    // A symmetric layout (three spots in a triangle or a column, four about a
+    // centre) scores alike at several rotations; sheets hang about upright, so
+    // among poses within 3% of the best the one nearest upright is kept.
+    let top = poses.map(\.score).max() ?? 0
+    let tilt: (Double) -> Double = { abs(remainder($0, 2 * .pi)) }
+    guard let best = poses.filter({ $0.score >= 0.97 * top }).min(by: { tilt($0.theta) < tilt($1.theta) }) else {
+      return TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0)
     }
     var spotFits: [FittedEllipse] = []
     var used = 0

@@ -97,19 +97,41 @@ public enum TargetLocator {
     return fit
   }
 
-  /// Fits a second, concentric ring edge and rectifies the perspective.
+  /// Fits a second, concentric ring edge and rectifies the perspective. Each
+  /// candidate second edge (at least 0.15 of the radius from the first) is tried
+  /// in turn; the first whose rectified ring is the fitted one scaled by their
+  /// radius ratio is kept (an edge found on an arrow cluster, an old hole or the
+  /// paper's shadow fails that). None consistent: the affine fit stands.
   static func rectify(_ fit: inout TargetFit, _ image: RGBA8Image, edges: [(radius: Double, darkerInside: Bool)]) {
-    guard let primary = edges.first, let second = edges.first(where: { abs($0.radius - primary.radius) >= 0.15 }) else { return }
-    let ptsA = edgePoints(image, around: fit.ellipse, radius: primary.radius, darkerInside: primary.darkerInside, window: 0.06)
-    let ptsB = edgePoints(image, around: fit.ellipse, radius: second.radius, darkerInside: second.darkerInside, window: 0.06)
-    guard let ea = robustFit(ptsA), let eb = robustFit(ptsB), let rect = Rectification.from(ea.0, eb.0) else { return }
-    let rectified = ea.1.map { rect.apply($0.0, $0.1) }
-    guard let ring = robustFit(rectified)?.0, ring.a.isFinite, ring.b > 0 else { return }
-    fit.rectification = rect
-    fit.rectifiedRing = ring
-    fit.ringRadius = primary.radius
-    fit.method = "ring-edges-rectified"
+    // The strongest edge first; when no second edge agrees with it, the next
+    // strongest may be the trustworthy one (its fit was not pulled by arrows).
+    for (i, primary) in edges.prefix(2).enumerated() {
+      let ptsA = edgePoints(image, around: fit.ellipse, radius: primary.radius, darkerInside: primary.darkerInside, window: 0.06)
+      guard let ea = robustFit(ptsA) else { continue }
+      for (j, second) in edges.enumerated() where j != i && abs(second.radius - primary.radius) >= 0.15 {
+        let ptsB = edgePoints(image, around: fit.ellipse, radius: second.radius, darkerInside: second.darkerInside, window: 0.06)
+        guard let eb = robustFit(ptsB), let rect = Rectification.from(ea.0, eb.0),
+          let ring = robustFit(ea.1.map { rect.apply($0.0, $0.1) })?.0, ring.a.isFinite, ring.b > 0,
+          let other = robustFit(eb.1.map { rect.apply($0.0, $0.1) })?.0
+        else { continue }
+        let ratio = second.radius / primary.radius, size = (ring.a + ring.b) / 2
+        let consistent = abs(other.a / ring.a / ratio - 1) <= rectificationTolerance
+          && abs(other.b / ring.b / ratio - 1) <= rectificationTolerance
+          && hypot(other.cx - ring.cx, other.cy - ring.cy) / size <= rectificationTolerance
+        guard consistent else { continue }
+        if i > 0 { fit.ellipse = ea.0.scaled(1 / primary.radius) }
+        fit.rectification = rect
+        fit.rectifiedRing = ring
+        fit.ringRadius = primary.radius
+        fit.method = "ring-edges-rectified"
+        return
+      }
+    }
   }
+
+  /// How far (relative) the second rectified ring may stray from the first one
+  /// scaled by the radius ratio: good fits agree within about 0.3%.
+  static let rectificationTolerance = 0.008
 
   /// Fit, drop points far off it, refit; returns the fit and its inliers.
   static func robustFit(_ pts: [(Double, Double)]) -> (FittedEllipse, [(Double, Double)])? {
@@ -121,25 +143,43 @@ public enum TargetLocator {
     return (refit, inliers)
   }
 
-  /// Every edge with a usable luminance step (≥ 40 levels), strongest first,
-  /// outermost first among equals, as a fraction of the outer radius. Each is
-  /// where the photo shows it: a line of width `lineWidth` is centred on the zone
-  /// edge, so the step is at its inner side (r − w/2) when the line's own step
+  /// Every edge with a usable luminance step (≥ 40 levels), as a fraction of the
+  /// outer radius: first the steps between zone fills, strongest first (outermost
+  /// first among equals); then the scoring area's rim against the paper around it
+  /// (a blue 6-ring or a black Worcester face ends on white paper); then the
+  /// inner side of printed lines between zones of one colour (a black line on
+  /// gold). The first is the ring the fit uses; the later ones give faces with a
+  /// single fill step, or none, a second concentric edge to undo perspective.
+  ///
+  /// Each is where the photo shows it: a line of width `lineWidth` is centred on the
+  /// zone edge, so the step is at its inner side (r − w/2) when the line's own step
   /// from the inner zone is the larger one in the expected direction (a black
   /// line before a black zone), else at its outer side (a black line after one).
   static func contrastEdges(_ face: Face, lineWidth: Double) -> [(radius: Double, darkerInside: Bool)] {
     func luma(_ c: RGB8) -> Double { 0.299 * Double(c.r) + 0.587 * Double(c.g) + 0.114 * Double(c.b) }
-    var edges: [(step: Double, radius: Double, darker: Bool)] = []
-    for i in 0..<(face.zones.count - 1) {
-      let inner = luma(face.zones[i].fill), line = luma(face.zones[i].line), outer = luma(face.zones[i + 1].fill)
+    typealias Edge = (step: Double, radius: Double, darker: Bool)
+    var fills: [Edge] = [], rim: [Edge] = [], printed: [Edge] = []
+    let zones = face.zones
+    for i in zones.indices {
+      let inner = luma(zones[i].fill), line = luma(zones[i].line)
+      let last = i + 1 == zones.count
+      let outer = last ? paperLuma : luma(zones[i + 1].fill)
       let step = outer - inner
-      guard abs(step) >= 40 else { continue }
-      let sign: Double = step > 0 ? 1 : -1
-      let side = sign * (line - inner) >= sign * (outer - line) ? -0.5 : 0.5
-      edges.append((abs(step), face.zones[i].radius + side * lineWidth, step > 0))
+      if abs(step) >= 40 {
+        let sign: Double = step > 0 ? 1 : -1
+        let side = sign * (line - inner) >= sign * (outer - line) ? -0.5 : 0.5
+        let edge = (abs(step), zones[i].radius + side * lineWidth, step > 0)
+        if last { rim.append(edge) } else { fills.append(edge) }
+      } else if !last, abs(line - inner) >= 40 {
+        printed.append((abs(line - inner), zones[i].radius - 0.5 * lineWidth, line > inner))
+      }
     }
-    return edges.sorted { $0.step != $1.step ? $0.step > $1.step : $0.radius > $1.radius }.map { ($0.radius, $0.darker) }
+    let strongestFirst: (Edge, Edge) -> Bool = { $0.step != $1.step ? $0.step > $1.step : $0.radius > $1.radius }
+    return (fills.sorted(by: strongestFirst) + rim + printed.sorted(by: strongestFirst)).map { ($0.radius, $0.darker) }
   }
+
+  /// The paper a face is printed on, as the locator expects it around the scoring area.
+  static let paperLuma = 245.0
 
   /// Strongest luminance step of the expected sign along each of 180 rays,
   /// within ±window of the expected edge radius; sub-pixel by a parabola.

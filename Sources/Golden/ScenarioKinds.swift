@@ -22,7 +22,6 @@ struct ArcheryKind: ScenarioKind {
     var s = try ArcheryScenario.decode(text, path: file)
     if let m = s.detector.model { s.detector.model = try PathGuard.resolve(m, from: file, root: root) }
     if let m = s.detector.refiner { s.detector.refiner = try PathGuard.resolve(m, from: file, root: root) }
-    if let m = s.detector.pairVerifier { s.detector.pairVerifier = try PathGuard.resolve(m, from: file, root: root) }
     if let n = s.detector.npy { s.detector.npy = try PathGuard.resolve(n, from: file, root: root) }
     let out = try ScenarioRunner.run(s, id: id, workDir: work)
     var runs: [String: JSONValue] = [:]

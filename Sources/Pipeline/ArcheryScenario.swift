@@ -125,10 +125,6 @@ public struct DetectorSpec: Sendable, Decodable {
   public var model: String?
   /// An arrow refiner (ONNX) for a second look at each arrow candidate.
   public var refiner: String?
-  /// The views each refiner window is read in (`refiner_views: N`, `WindowView.first`); nil: the shipped setting.
-  public var refinerViews: [WindowView]?
-  /// A pair verifier (ONNX) that settles the refiner's touching pairs (needs `refiner`).
-  public var pairVerifier: String?
   /// A raw output tensor written inline: `{shape: [1, 6, N], values: [...]}` (row-major).
   public var tensor: InlineTensor?
   /// A raw output tensor as a float32 `.npy` file inside the scenario tree.
@@ -136,8 +132,7 @@ public struct DetectorSpec: Sendable, Decodable {
   /// For `face`: detections in face coordinates, bypassing the detector and the ring fit.
   public var points: [[Double]] = []
   public init() {}
-  enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, refiner, tensor, npy, targetBox = "target_box", refinerViews = "refiner_views"
-    case pairVerifier = "pair_verifier", points
+  enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, refiner, tensor, npy, targetBox = "target_box", points
   }
   public init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -158,15 +153,6 @@ public struct DetectorSpec: Sendable, Decodable {
     targetBox = try c.decodeIfPresent(Bool.self, forKey: .targetBox) ?? true
     model = try c.decodeIfPresent(String.self, forKey: .model)
     refiner = try c.decodeIfPresent(String.self, forKey: .refiner)
-    if let n = try c.decodeIfPresent(Int.self, forKey: .refinerViews) {
-      do { refinerViews = try WindowView.first(n) } catch {
-        throw DecodingError.dataCorruptedError(forKey: .refinerViews, in: c, debugDescription: "refiner_views: \(error)")
-      }
-    }
-    pairVerifier = try c.decodeIfPresent(String.self, forKey: .pairVerifier)
-    if pairVerifier != nil, refiner == nil {
-      throw DecodingError.dataCorruptedError(forKey: .pairVerifier, in: c, debugDescription: "pair_verifier needs refiner: it settles the refiner's touching pairs")
-    }
     tensor = try c.decodeIfPresent(InlineTensor.self, forKey: .tensor)
     npy = try c.decodeIfPresent(String.self, forKey: .npy)
     if source == "tensor", tensor == nil, npy == nil {

@@ -26,15 +26,11 @@ public struct RefinerSettings: Sendable, Hashable {
   public var gateAccept: Double = 0.3
   /// Model-input side the window is measured in (the detector's).
   public var inputSize: Int
-  /// The views each window is read in, their maps averaged (`WindowView`); the
-  /// gate is read in the first. One view costs one refiner run per window.
-  public var views: [WindowView] = [.identity]
 
   /// What the shipped refiner (a gated pair refiner) was trained and chosen with
   /// (Models/README.md: chosen on the selection photos, seeds 7100000…).
   public static let shipped = RefinerSettings(candidateConfidence: 0.03, accept: 0.35, windowInputPx: 48, crop: 96, mergeInputPx: 1,
-                                              trustInputPx: 12, pairAccept: 0.6, gateAccept: 0.4, inputSize: 640,
-                                              views: [.identity])
+                                              trustInputPx: 12, pairAccept: 0.6, gateAccept: 0.4, inputSize: 640)
 }
 
 /// A loaded refiner model and its settings.
@@ -48,15 +44,11 @@ public struct ArrowRefiner: Sendable {
   public let name: String
   /// Thresholds and window geometry it runs with.
   public var settings: RefinerSettings
-  /// With a pair refiner: the model that decides its touching pairs instead of
-  /// its partner channel (nil: `settings.pairAccept` on that channel decides).
-  public var pairs: PairVerifier?
   /// Reads and plans the model at `path`.
-  public init(contentsOf path: String, settings: RefinerSettings = .shipped, pairs: PairVerifier? = nil) throws {
+  public init(contentsOf path: String, settings: RefinerSettings = .shipped) throws {
     model = try InferenceModel(contentsOf: path)
     name = path
     self.settings = settings
-    self.pairs = pairs
   }
 }
 
@@ -75,8 +67,6 @@ enum ArrowRefinement {
     // Original pixels per model-input pixel, as the letterbox scales.
     let scale = Double(max(image.width, image.height)) / Double(s.inputSize)
     var kept: [Detection] = []
-    // with a verifier: every entry's refiner partner, whatever its pair probability (index in `kept`)
-    var partners: [Int: (x: Double, y: Double, p: Double)] = [:]
     for d in arrows {
       let cx = Double(d.centerX), cy = Double(d.centerY)
       let crop = try Preprocess.window(rgba: image.pixels, width: image.width, height: image.height, cx: cx, cy: cy,
@@ -88,16 +78,12 @@ enum ArrowRefinement {
       } else if o.shape.count == 4, o.shape[0] == 1, o.shape[1] == 3 || o.shape[1] == 6 {
         // the map covers the whole window: its cells are the window's side over its width
         found = peaks(o.scalars, channels: o.shape[1], height: o.shape[2], width: o.shape[3], cell: s.windowInputPx / Double(o.shape[3]),
-                      accept: s.accept, trust: s.trustInputPx, pairAccept: refiner.pairs == nil ? s.pairAccept : 0)
+                      accept: s.accept, trust: s.trustInputPx, pairAccept: s.pairAccept)
       } else {
         throw PipelineError("refiner '\(refiner.name)' output has shape \(o.shape): expected [probability, dx, dy] or [1, 3 or 6, H, W]")
       }
       for f in found {
         let dx = f.x * scale, dy = f.y * scale
-        if f.isPartner, refiner.pairs != nil {
-          if !kept.isEmpty { partners[kept.count - 1] = (cx + dx, cy + dy, f.p) }
-          continue
-        }
         var r = d
         r.box.x += dx; r.box.y += dy
         r.centerX = Float(cx + dx); r.centerY = Float(cy + dy)
@@ -107,49 +93,29 @@ enum ArrowRefinement {
     }
     // Most probable first (ties: detector order), then merge.
     let order = kept.indices.sorted { kept[$0].confidence != kept[$1].confidence ? kept[$0].confidence > kept[$1].confidence : $0 < $1 }
-    var merged: [Candidate] = []
+    var merged: [Detection] = []
     let limit = s.mergeInputPx * scale
     for i in order {
       let a = kept[i]
       let near = merged.contains { m in
-        let dx = Double(m.detection.centerX - a.centerX), dy = Double(m.detection.centerY - a.centerY)
+        let dx = Double(m.centerX - a.centerX), dy = Double(m.centerY - a.centerY)
         return (dx * dx + dy * dy).squareRoot() <= limit
       }
-      if !near { merged.append(Candidate(detection: a, partner: partners[i])) }
+      if !near { merged.append(a) }
     }
-    guard let verifier = refiner.pairs else { return merged.map(\.detection) }
-    return try settlePairs(merged, accept: verifier.accept, reach: verifier.pairInputPx * scale, mergePx: limit) {
-      try verifier.probability(x: $0, y: $1, image: image, scale: scale)
-    }
+    return merged
   }
 
-  /// The refiner's output for one window, averaged over `settings.views` (each
-  /// brought back to the window's frame); nil when the gate, read in the first
-  /// view, turns the window down — the other views are not run then.
+  /// The refiner's output for one window; nil when the gate turns the window down.
   static func look(at crop: Tensor, refiner: ArrowRefiner, input: String, output: String, gate: String?) throws -> Tensor? {
-    let views = refiner.settings.views
-    guard !views.isEmpty else { throw PipelineError("refiner '\(refiner.name)' has no views to read windows in: expected at least one") }
-    var sum: [Float] = []
-    var first: Tensor?
-    for (k, view) in views.enumerated() {
-      let out = try refiner.model.run([input: try view.apply(to: crop)], threads: 1)
-      if k == 0, let gate {
-        guard let w = out[gate], w.scalars.count == 3 else {
-          throw PipelineError("refiner '\(refiner.name)' output 'window' is not [probability, dx, dy]")
-        }
-        guard Double(w.scalars[0]) >= refiner.settings.gateAccept else { return nil }
+    let out = try refiner.model.run([input: crop], threads: 1)
+    if let gate {
+      guard let w = out[gate], w.scalars.count == 3 else {
+        throw PipelineError("refiner '\(refiner.name)' output 'window' is not [probability, dx, dy]")
       }
-      guard let o = out[output] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output)'") }
-      if views == [.identity] { return o }
-      // a one-answer refiner's [probability, dx, dy] is a 1x1 map of three channels
-      let (c, n) = o.scalars.count == 3 ? (3, 1) : try squareShape(o.shape, what: "output '\(output)'")
-      if k == 0 { first = o; sum = [Float](repeating: 0, count: o.scalars.count) }
-      guard o.shape == first?.shape else { throw PipelineError("refiner '\(refiner.name)' output changed shape between views: \(o.shape)") }
-      view.accumulate(o.scalars, channels: c, side: n, into: &sum)
+      guard Double(w.scalars[0]) >= refiner.settings.gateAccept else { return nil }
     }
-    guard let first else { return nil }
-    let scale = 1 / Float(views.count)
-    for i in sum.indices { sum[i] *= scale }
-    return try Tensor(shape: first.shape, scalars: sum)
+    guard let o = out[output] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output)'") }
+    return o
   }
 }

@@ -95,8 +95,7 @@ public struct ArrowFailure: Sendable, Hashable {
 /// detection within a match radius: detected, located and scored right.
 /// `impacts` says which true arrows count (a hole without a shaft is a
 /// negative under `.shafts`, so a detection on it is a false positive).
-/// `refiner` adds the second look (Models/arrow-refiner.onnx) after the detector;
-/// `pairs` (a pair verifier's path and threshold, Training/pairs.py) settles its touching pairs.
+/// `refiner` adds the second look (Models/arrow-refiner.onnx) after the detector.
 /// `model: "truth"` replaces the detector with the true boxes (drawn as
 /// `truthBox` says): the ceiling the rest of the pipeline (NMS, target fit,
 /// rectification, scoring) allows. `photo` sees each photo with its index, to
@@ -108,7 +107,7 @@ public enum ArcheryEvaluator {
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,
                          face faceName: String = "10_zone", lineMM: Double = Face.printedLineMM,
                          impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
-                         refinerSettings: RefinerSettings = .shipped, pairs: (path: String, accept: Double)? = nil,
+                         refinerSettings: RefinerSettings = .shipped,
                          photo: ((Int, RGBA8Image) throws -> Void)? = nil) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
     var errors: [Double] = [], inputErrors: [Double] = []
@@ -119,8 +118,7 @@ public enum ArcheryEvaluator {
     let prof = try PlatformProfile.named(profile)
     // Read and plan the model once for all photos ("truth": no model).
     let loaded = model == "truth" ? nil : try InferenceModel(contentsOf: model)
-    let verifier = try pairs.map { try PairVerifier(contentsOf: $0.path, accept: $0.accept) }
-    let second = try refiner.map { try ArrowRefiner(contentsOf: $0, settings: refinerSettings, pairs: verifier) }
+    let second = try refiner.map { try ArrowRefiner(contentsOf: $0, settings: refinerSettings) }
     for i in 0..<images {
       var g = SeededGenerator(seed: seed + UInt64(i))
       var spec = SceneSpec(face: face.id, seed: seed + UInt64(i), size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))

@@ -75,7 +75,7 @@ public struct RunRequest: Sendable {
   public var arrowMM: Double = 5.5
   /// Printed ring-line width (mm) the target fit expects each ring edge to be
   /// offset by half of; 0 takes the zone-colour steps as the zone boundaries (the
-  /// fit before session 8, every ring half a line too large).
+  /// fit without line awareness, every ring half a line too large).
   public var lineMM: Double = Face.printedLineMM
   public var spots: SpotRule = .nearest
   /// The arithmetic of edit-time scoring at confirm (seed 000 edits `EditableArrow` in Double;

@@ -45,10 +45,6 @@ public enum ScenarioRunner {
     var refiner: ArrowRefiner?
     if let path = s.detector.refiner {
       do { refiner = try ArrowRefiner(contentsOf: path) } catch { throw PipelineError("detector refiner '\(path)': \(error)") }
-      if let views = s.detector.refinerViews { refiner?.settings.views = views }
-      if let v = s.detector.pairVerifier {
-        do { refiner?.pairs = try PairVerifier(contentsOf: v) } catch { throw PipelineError("detector pair_verifier '\(v)': \(error)") }
-      }
     }
     for name in s.profiles {
       let profile = s.overrides.apply(to: try PlatformProfile.named(name))

@@ -9,7 +9,7 @@ public enum ImpactBox: String, Sendable, Hashable, CaseIterable {
   /// labelling of sessions 1–4.
   case wide
   /// Two shaft diameters across (about the hole), at least 8 px: what the
-  /// shipped arrow detector (session 5) was trained on.
+  /// shipped arrow detector was trained on.
   case hole
 
   /// Box side in shaft diameters.
@@ -33,7 +33,7 @@ public enum ImpactBox: String, Sendable, Hashable, CaseIterable {
 extension GroundTruth.ArrowTruth {
   /// The labelled box under `convention`, pixels [x1, y1, x2, y2], centred on the entry point.
   public func box(_ convention: ImpactBox) -> [Double] {
-    // Half-side in the order the session-1 truth computed it, so `wide` boxes stay bit-identical.
+    // Half-side in the order the first truth files computed it, so `wide` boxes stay bit-identical.
     let half = max(convention.minimumPx / 2, convention.diameters / 2 * shaftMM / 1000 * unitsPerMetre * pixelsPerUnit)
     return [pixelX - half, pixelY - half, pixelX + half, pixelY + half]
   }

@@ -8,7 +8,7 @@ public enum ImpactSet: String, Sendable, Hashable, CaseIterable {
   /// negatives, like old holes. What the camera apps' detectors find.
   case shafts
   /// Every impact of this end, holes without shafts included (the labelling
-  /// of the session-1 and session-2 datasets).
+  /// of the first detector datasets).
   case all
 
   /// Whether an arrow of this style is a positive in this set.

@@ -37,11 +37,13 @@ struct ErrorPathTests {
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--impact-box", "tiny"], mentions: "tiny"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--merge-px", "-2"], mentions: "-2"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--trust-px", "100"], mentions: "100"),
-    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--views", "3"], mentions: "3 is not 1, 2, 4 or 8"),
+    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--views", "3"], mentions: "--views was removed: the shipped refiner reads each window once"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--face", "nope"], mentions: "nope"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--line-mm", "-1"], mentions: "-1"),
     Case(args: ["run", "--image", "OUT/none.png", "--line-mm", "50", "--out", "OUT/r.json"], mentions: "50"),
-    Case(args: ["run", "--image", "OUT/none.png", "--refiner-views", "5", "--out", "OUT/r.json"], mentions: "5 is not 1, 2, 4 or 8"),
+    Case(args: ["run", "--image", "OUT/none.png", "--refiner-views", "5", "--out", "OUT/r.json"], mentions: "--refiner-views was removed"),
+    Case(args: ["run", "--image", "OUT/none.png", "--pair-verifier", "p.onnx", "--out", "OUT/r.json"], mentions: "--pair-verifier was removed: the shipped refiner's own partner channel"),
+    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--pair-verifier-accept", "0.5"], mentions: "--pair-verifier-accept was removed"),
   ]
 
   @Test(arguments: cases)

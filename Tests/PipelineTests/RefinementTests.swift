@@ -29,12 +29,10 @@ struct RefinementTests {
     var req = RunRequest(image: synth.image, profile: profile, face: try FaceCatalog.face(named: "10_zone"),
                          rule: .inclusive, detector: .boxes(boxes), expectedArrows: arrows.count)
     // accept 0.5: between the two constant refiners' 0.2 and 0.9, whatever the shipped
-    // setting; merge 3 input px, so the wide duplicate 2 px away is one arrow with the first;
-    // one view: these refiners ignore the crop, so other views would only mirror their maps
+    // setting; merge 3 input px, so the wide duplicate 2 px away is one arrow with the first
     var settings = RefinerSettings.shipped
     settings.accept = 0.5
     settings.mergeInputPx = 3
-    settings.views = [.identity]
     req.refiner = try refiner.map { try ArrowRefiner(contentsOf: Self.fixtures.appendingPathComponent($0).path, settings: settings) }
     return (req, synth.truth)
   }
@@ -80,7 +78,7 @@ extension RefinementTests {
       arrows:
         - {x: 0.0, y: 0.02}
         - {x: 0.3, y: -0.2}
-      detector: {source: truth, refiner: '\(path)', refiner_views: 1}
+      detector: {source: truth, refiner: '\(path)'}
       """, path: "t.yaml")
     let out = try ScenarioRunner.run(s, id: "t", workDir: NSTemporaryDirectory())
     #expect(out.runs.count == 2)
