@@ -10,13 +10,14 @@ struct Bullseye: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bullseye",
     abstract: "Reproducible golden-data verification and simulation for camera-based scoring apps.",
+    version: "0.2.0",
     subcommands: [VerifyCommand.self, FuzzCommand.self, ModelCommand.self, EvalCommand.self, ScoreCommand.self, SynthCommand.self, RenderCommand.self, RunCommand.self, ResumeCommand.self, SimulateRoundCommand.self, FacesCommand.self, BenchCommand.self, ConformCommand.self])
 
   /// Every failure is one line on stderr and exit status 2; a check that found
   /// differences exits 1 with its own summary last; help and version exit 0.
   static func main() {
     do {
-      var command = try parseAsRoot()
+      var command = try parseAsRoot(LegacySpelling.rewrite(Array(CommandLine.arguments.dropFirst())))
       try command.run()
     } catch {
       // A check that ran and found differences reports them itself and exits 1 (never as an error line).

@@ -55,7 +55,7 @@ struct EvalArchery: ParsableCommand {
   @Option(help: "First image seed (held out: training used other seeds).") var seed: UInt64 = 7_000_000
   @Option(help: "An ONNX detector, or 'truth' for a perfect detector (the rest of the pipeline's ceiling).")
   var model: String = "Models/arrow-detector.onnx"
-  @Option var profile: String = "ios"
+  @Option(help: "Platform profile.") var profile: ProfileName = .ios
   @Option var size: String = "1280x960"
   @Option(help: "The face drawn and scored (`bullseye faces` lists them); the quality bars are for 10_zone.")
   var face: String = "10_zone"
@@ -85,9 +85,9 @@ struct EvalArchery: ParsableCommand {
   @Option(name: .customLong("pair-verifier"), help: .hidden) var pairVerifier: String?
   @Option(name: .customLong("pair-verifier-accept"), parsing: .unconditional, help: .hidden) var pairVerifierAccept: String?
   @Option(help: "Which true impacts count as arrows: shafts (holes without shafts are negatives) or all.")
-  var impacts: String = "shafts"
+  var impacts: ImpactSet = .shafts
   @Option(name: .customLong("impact-box"), help: "Box size of the 'truth' model's arrows: wide (six shaft diameters) or hole (two); it decides which touching arrows NMS merges.")
-  var impactBox: String = "wide"
+  var impactBox: ImpactBox = .wide
   @Option(help: "Also write each photo here as eval-<index>.png (the index failures and extras name).")
   var photos: String?
   @Option(help: "Fail (exit 1) when a figure falls below its floor: recall=R,precision=P,scored=S (fractions).") var floor: String?
@@ -101,8 +101,7 @@ struct EvalArchery: ParsableCommand {
     guard (1...10_000).contains(images) else { throw CLIError(message: "--images \(images) is out of range: expected 1...10000") }
     let parts = size.split(separator: "x").compactMap { Int($0) }
     guard parts.count == 2, parts.allSatisfy({ (16...8192).contains($0) }) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT") }
-    let set: ImpactSet = try choice(impacts, flag: "--impacts")
-    let box: ImpactBox = try choice(impactBox, flag: "--impact-box")
+    let set = impacts, box = impactBox
     try checkLineMM(lineMM)
     var settings = RefinerSettings.shipped
     // Each refiner setting the command line overrides: value, flag, allowed range, what it sets.
@@ -124,7 +123,7 @@ struct EvalArchery: ParsableCommand {
     }
     let e: ArcheryEvaluation
     do {
-      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile, width: parts[0], height: parts[1],
+      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile.rawValue, width: parts[0], height: parts[1],
                                     face: face, lineMM: lineMM, impacts: set, truthBox: box, refiner: refiner, refinerSettings: settings,
                                     photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }

@@ -11,14 +11,13 @@ struct ResumeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a round from its database and rescore stored coordinates.")
   @Option(help: "Round database (SQLite).") var db: String
   @Option(parsing: .unconditional, help: "Round id.") var round: Int64
-  @Option(help: "Resume semantics: seed-002, android-docs or skip-empty-ends.") var semantics: String = "seed-002"
-  @Option(help: "Rule used to rescore.") var rule: String = "inclusive"
+  @Option(help: "Resume semantics.") var semantics: ResumeSemantics = .seed002
+  @Option(help: "Rule used to rescore.") var rule: BoundaryRule = .inclusive
   @Flag(help: "Print JSON.") var json = false
 
   func run() throws {
     guard FileManager.default.fileExists(atPath: db) else { throw CLIError(message: "--db '\(db)' does not exist: expected a round database") }
-    let s: ResumeSemantics = try choice(semantics, flag: "--semantics")
-    guard let r = BoundaryRule(rawValue: rule) else { throw CLIError(ScoringError.unknownRule(rule)) }
+    let s = semantics, r = rule
     do {
       let store = try RoundStore(path: db)
       let state = try ResumeStage.resume(store, round: round, semantics: s, rule: r)
@@ -43,12 +42,12 @@ struct SimulateRoundCommand: ParsableCommand {
   @Option var seed: UInt64 = 0
   @Option(name: .customLong("pause-ms"), parsing: .unconditional) var pauseMS: Int = 0
   @Option var face: String = "10_zone"
-  @Option(help: "atomic (one transaction per arrow) or seed-002-steps (seed 002's three committed statements).") var save: String = "atomic"
+  @Option(help: "atomic (one transaction per arrow) or seed-002-steps (seed 002's three committed statements).") var save: SaveMode = .atomic
   @Option(name: .customLong("crash-after"), help: "END:ARROW:STEP (STEP = end, arrow or total) or END:complete (before completeEnd): kill -9 there.")
   var crashAfter: String?
 
   func run() throws {
-    let mode: SaveMode = try choice(save, flag: "--save")
+    let mode = save
     let crash = try crashAfter.map(parseCrash)
     guard (1...100).contains(ends), (1...24).contains(arrowsPerEnd), (0...10_000).contains(pauseMS) else {
       throw CLIError(message: "--ends 1...100, --arrows-per-end 1...24 and --pause-ms 0...10000 expected")

@@ -7,10 +7,15 @@ import Dataset
 import SetCards
 import Synth
 
-extension RunCommand {
-  /// `run --kind obstacles --scenario FILE.yaml --out RESULT.json`.
-  func runObstacles() throws {
-    guard let scenario else { throw CLIError(message: "--scenario is required for --kind obstacles") }
+/// `bullseye run obstacles`: BatSight's pipeline over a frame sequence.
+struct RunObstaclesCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "obstacles", abstract: "Run the obstacle-announcing pipeline over a scenario's frames.",
+    discussion: "Example: bullseye run obstacles --scenario Scenarios/obstacles/crossing.yaml --out result.json")
+  @Option(help: "An obstacles scenario file (YAML).") var scenario: String
+  @Option(help: "Result JSON path.") var out: String
+
+  func run() throws {
     try OutputPaths.checkWritable(out, flag: "--out")
     guard let text = try? String(contentsOfFile: scenario, encoding: .utf8) else {
       throw CLIError(message: "--scenario '\(scenario)' cannot be read: expected a readable YAML file")
@@ -22,21 +27,38 @@ extension RunCommand {
     } catch let e as ObstacleError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
   }
 
-  /// `run --kind setcards --image PHOTO.png --out RESULT.json`: the shipped card
-  /// models (or `--model`/`--classifier`), or with `--truth` (a synth truth
-  /// file) a perfect detector and classifier.
-  func runSetCards() throws {
-    guard let image else { throw CLIError(message: "--image is required for --kind setcards") }
+}
+
+/// `bullseye run setcards --image PHOTO.png --out RESULT.json`: the shipped card
+/// models (or `--model`/`--classifier`), or with `--truth` (a synth truth file) a
+/// perfect detector and classifier.
+struct RunSetCardsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "setcards", abstract: "Find the Sets on a photo of a table of cards.",
+    discussion: "Example: bullseye run setcards --image table.png --out sets.json")
+  @Option(help: "Input photo (PNG).") var image: String
+  @Option(help: "Card detector ONNX (default: Models/setcards-detector.onnx).") var model: String?
+  @Option(help: "Card classifier ONNX (default: Models/setcards-classifier.onnx).") var classifier: String?
+  @Option(help: "Truth JSON from `synth --kind setcards`, standing in for both models.") var truth: String?
+  @Option(help: "Result JSON path.") var out: String
+  @Option(parsing: .unconditional, help: "Threads the card detector runs on (default: the CPUs this process may use).")
+  var threads: Int?
+
+  func validate() throws {
+    if let threads, !(1...256).contains(threads) { throw ValidationError("--threads \(threads) is out of range: expected 1...256") }
+  }
+
+  func run() throws {
     try OutputPaths.checkWritable(out, flag: "--out")
     let photo: RGBA8Image
     do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
     guard let truth else {
       let det = model ?? "Models/setcards-detector.onnx", cls = classifier ?? "Models/setcards-classifier.onnx"
       guard FileManager.default.fileExists(atPath: det), FileManager.default.fileExists(atPath: cls) else {
-        throw CLIError(message: "--kind setcards needs the card models (\(det), \(cls)) or --truth TRUTH.json")
+        throw CLIError(message: "run setcards needs the card models (\(det), \(cls)) or --truth TRUTH.json")
       }
       do {
-        let detections = try ONNXCardDetector.detections(path: det, image: photo)
+        let detections = try ONNXCardDetector.detections(path: det, image: photo, threads: threads ?? ProcessorCount.available)
         let result = try SetPipeline.run(image: photo, detections: detections, classifier: .model(try ONNXCardClassifier(path: cls)))
         try AtomicFile.write(try result.canonicalJSON(), to: out)
       } catch let e as CoreError { throw CLIError(e) } catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
@@ -70,16 +92,15 @@ extension SynthCommand {
 extension SynthCommand {
   /// `synth --dataset DIR --kind target|setcards --count N --seed S`.
   func writeDataset(_ dir: String) throws {
-    let k = kind == "archery" ? "target" : kind
-    guard let dk = DatasetKind(rawValue: k) else { throw CLIError(message: "--kind '\(kind)' is unknown: expected target or setcards") }
+    let dk = kind.dataset
     guard let s = ImageSize(parsing: size) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT: expected e.g. 960x720") }
     guard (1...SceneLimits.maxSide).contains(s.width), (1...SceneLimits.maxSide).contains(s.height) else {
       throw CLIError(message: "--size \(s) is out of range: expected sides 1...\(SceneLimits.maxSide)")
     }
-    let set: ImpactSet = try choice(impacts, flag: "--impacts")
+    let set = impacts
     var spec = DatasetSpec(kind: dk, count: count, seed: seed)
     spec.width = s.width; spec.height = s.height; spec.impacts = set
-    spec.impactBox = try choice(impactBox, flag: "--impact-box")
+    spec.impactBox = impactBox
     spec.touchingShare = touchingShare
     spec.faces = faces.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) } }
     do {

@@ -8,25 +8,31 @@ import Pipeline
 import Scoring
 import Synth
 
-/// `bullseye run`: the app's whole pipeline on one photo.
+/// `bullseye run`: one kind's pipeline on one input, a subcommand per kind.
 struct RunCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "run",
-    abstract: "Run the camera-scoring pipeline on a photo: detect → NMS → flip → score → adjust → persist.")
+    abstract: "Run one pipeline on your own input: archery photos, Set-card tables or obstacle frame sequences.",
+    discussion: "The old spelling `run --kind KIND …` still works for one minor release, with a deprecation line on stderr.",
+    subcommands: [RunArcheryCommand.self, RunSetCardsCommand.self, RunObstaclesCommand.self])
+}
 
-  @Option(help: "Scenario kind: archery, setcards or obstacles.") var kind: String = "archery"
-  @Option(help: "An obstacles scenario file (--kind obstacles).") var scenario: String?
-  @Option(help: "Truth JSON standing in for the card models (--kind setcards).") var truth: String?
-  @Option(help: "Card classifier ONNX (--kind setcards; default Models/card-classifier.onnx).") var classifier: String?
+/// `bullseye run archery`: the app's whole pipeline on one photo.
+struct RunArcheryCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "archery",
+    abstract: "Run the camera-scoring pipeline on a photo: detect → NMS → flip → score → adjust → persist.",
+    discussion: "Example: bullseye run archery --image photo.png --profile android --db round.sqlite --out result.json")
+
   @Option(help: "Input photo (PNG).") var image: String?
-  @Option(help: "Platform profile: ios or android.") var profile: String = "ios"
+  @Option(help: "Platform profile.") var profile: ProfileName = .ios
   @Option(help: "Face id or alias.") var face: String = "10_zone"
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional) var diameterCm: Double?
-  @Option(help: "Boundary rule.") var rule: String = "inclusive"
+  @Option(help: "Boundary rule.") var rule: BoundaryRule = .inclusive
   @Option(name: .customLong("line-mm"), parsing: .unconditional,
           help: "Printed ring-line width in mm the target fit expects (0: ring edges taken as zone boundaries).")
   var lineMM: Double = Face.printedLineMM
-  @Option(help: "Detection-time arithmetic: double, float32, float32-native.") var precision: String = "float32-native"
+  @Option(help: "Detection-time arithmetic.") var precision: Precision = .float32Native
   @Option(help: "An ONNX detector (default: Models/arrow-detector.onnx when present).") var model: String?
   @Option(help: "An arrow refiner ONNX (e.g. Models/arrow-refiner.onnx): a second look at each candidate at the photo's resolution; off by default, as in the apps.")
   var refiner: String?
@@ -40,12 +46,15 @@ struct RunCommand: ParsableCommand {
   @Option(help: "Round database (SQLite); the confirmed end is saved there.") var db: String?
   @Option(parsing: .unconditional, help: "Round id in --db (default: a new round).") var round: Int64?
   @Option(parsing: .unconditional, help: "End number to save into.") var end: Int = 1
-  @Option(help: "Coordinates handed to the store: keep-coordinates or seed (dropped); default: the profile's (ios: seed, as seed 000's camera flow).") var coordinates: String?
+  @Option(help: "Coordinates handed to the store: keep-coordinates or seed (dropped); default: the profile's (ios: seed, as seed 000's camera flow).") var coordinates: CoordinatePolicy?
   @Option(help: "Seed for derived ids.") var seed: UInt64 = 0
   @Option(help: "The injected clock (ISO 8601).") var clock: String = "1970-01-01T00:00:00Z"
   @Option(help: "Result JSON path.") var out: String
+  @Option(parsing: .unconditional, help: "Threads the detector runs on (default: the CPUs this process may use; results do not depend on it).")
+  var threads: Int?
 
   func validate() throws {
+    if let threads, !(1...256).contains(threads) { throw ValidationError("--threads \(threads) is out of range: expected 1...256") }
     try RemovedFlags.check(["--refiner-views": refinerViews, "--pair-verifier": pairVerifier])
     guard (0...1000).contains(expectedArrows) else { throw ValidationError("--expected-arrows \(expectedArrows) is out of range: expected 0...1000") }
     guard (1...1000).contains(end) else { throw ValidationError("--end \(end) is out of range: expected 1...1000") }
@@ -53,31 +62,23 @@ struct RunCommand: ParsableCommand {
   }
 
   func run() throws {
-    switch kind {
-    case "archery": break
-    case "obstacles": return try runObstacles()
-    case "setcards": return try runSetCards()
-    default: throw CLIError(message: "--kind '\(kind)' is unknown: expected archery, setcards or obstacles")
-    }
-    guard let image else { throw CLIError(message: "--image is required for --kind archery") }
+    guard let image else { throw CLIError(message: "--image is required: the photo to score") }
     try checkLineMM(lineMM)
     try OutputPaths.checkWritable(out, flag: "--out")
     let photo: RGBA8Image
     do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
     let f: Face, r: BoundaryRule, p: Precision
     do { f = try FaceCatalog.face(named: face) } catch { throw CLIError(error) }
-    guard let rr = BoundaryRule(rawValue: rule) else { throw CLIError(ScoringError.unknownRule(rule)) }
-    guard let pp = Precision(rawValue: precision) else { throw CLIError(ScoringError.unknownPrecision(precision)) }
-    let chosen: CoordinatePolicy? = try coordinates.map { try choice($0, flag: "--coordinates") }
-    r = rr; p = pp
-    let prof: PlatformProfile
-    do { prof = try PlatformProfile.named(profile) } catch { throw CLIError(error) }
+    let chosen = coordinates
+    r = rule; p = precision
+    let prof = profile.profile
     var req = RunRequest(image: photo, profile: prof, face: f, diameterCm: diameterCm, rule: r,
                          detector: try detectorSource(), expectedArrows: expectedArrows)
     req.precision = p
     req.lineMM = lineMM
     req.seed = seed
     req.timestamp = clock
+    if let threads { req.threads = threads }
     if let refiner {
       do { req.refiner = try ArrowRefiner(contentsOf: refiner) } catch { throw CLIError(message: "--refiner '\(refiner)': \(error)") }
     }

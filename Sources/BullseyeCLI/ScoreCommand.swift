@@ -10,25 +10,21 @@ struct ScoreCommand: ParsableCommand {
   @Option(help: "Face id or alias (see `bullseye faces`).") var face: String = "10_zone"
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm (default: the face's first size).")
   var diameterCm: Double?
-  @Option(help: "Boundary rule: inclusive, floor, strict, line-cutter.") var rule: String = "inclusive"
+  @Option(help: "Boundary rule.") var rule: BoundaryRule = .inclusive
   @Option(parsing: .unconditional, help: "x in face units (right is positive).") var x: Double
   @Option(parsing: .unconditional, help: "y in face units (down is positive).") var y: Double
   @Option(name: .customLong("arrow-mm"), parsing: .unconditional, help: "Shaft diameter in mm (line-cutter).") var arrowMM: Double = 5.5
-  @Option(help: "Arithmetic: double, float32, float32-native.") var precision: String = "double"
+  @Option(help: "Arithmetic.") var precision: Precision = .double
   @Option(parsing: .unconditional, help: "Score on this spot index instead of the nearest (multi-spot faces).") var spot: Int?
   @Flag(help: "Print one JSON object.") var json = false
 
   func run() throws {
-    let request: ScoreRequest
+    let f: Face
+    do { f = try FaceCatalog.face(named: face) } catch { throw CLIError(error) }
+    let request = ScoreRequest(face: f, x: x, y: y, rule: rule, diameterCm: diameterCm, arrowMM: arrowMM,
+                               precision: precision, spot: spot.map(SpotAssignment.index) ?? .nearest)
     let result: ScoreResult
-    do {
-      let f = try FaceCatalog.face(named: face)
-      guard let r = BoundaryRule(rawValue: rule) else { throw ScoringError.unknownRule(rule) }
-      guard let p = Precision(rawValue: precision) else { throw ScoringError.unknownPrecision(precision) }
-      request = ScoreRequest(face: f, x: x, y: y, rule: r, diameterCm: diameterCm, arrowMM: arrowMM,
-                             precision: p, spot: spot.map(SpotAssignment.index) ?? .nearest)
-      result = try Scorer.score(request)
-    } catch let e as ScoringError { throw CLIError(e) }
+    do { result = try Scorer.score(request) } catch { throw CLIError(error) }
     if json {
       guard case .object(var fields) = result.json else { return }
       fields["x_ring"] = .bool(result.isX)

@@ -11,7 +11,7 @@ struct SynthCommand: ParsableCommand {
     commandName: "synth",
     abstract: "Render a synthetic target photo (random from a seed, or described by a scene file) and its ground truth.")
 
-  @Option(help: "What to draw: target or setcards.") var kind: String = "target"
+  @Option(help: "What to draw (archery is another name for target).") var kind: SynthKind = .target
   @Option(parsing: .unconditional, help: "Number of cards (setcards, 3...21).") var cards: Int?
   @Option(help: "Face id or alias.") var face: String = "10_zone"
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm.") var diameterCm: Double?
@@ -22,9 +22,9 @@ struct SynthCommand: ParsableCommand {
   @Option(help: "Write a training dataset here instead of one image (with --count).") var dataset: String?
   @Option(parsing: .unconditional, help: "Images in the dataset.") var count: Int = 100
   @Option(help: "Which impacts a target dataset labels: shafts (holes without shafts are negatives, like old holes) or all.")
-  var impacts: String = "shafts"
+  var impacts: ImpactSet = .shafts
   @Option(name: .customLong("impact-box"), help: "Label box of a target dataset's impacts: wide (six shaft diameters, at least 12 px) or hole (two, at least 8 px).")
-  var impactBox: String = "wide"
+  var impactBox: ImpactBox = .wide
   @Option(name: .customLong("touching-share"), parsing: .unconditional,
           help: "Share of drawn arrows placed touching the arrow before them (random target scenes and datasets; default 0.10, at most 0.78).")
   var touchingShare: Double?
@@ -44,11 +44,7 @@ struct SynthCommand: ParsableCommand {
     for (flag, path) in [("--out", out), ("--truth", truth), ("--overlay", overlay)] {
       if let path { try OutputPaths.checkWritable(path, flag: flag) }
     }
-    switch kind {
-    case "target", "archery": break
-    case "setcards": return try synthSetCards()
-    default: throw CLIError(message: "--kind '\(kind)' is unknown: expected target or setcards")
-    }
+    if kind == .setcards { return try synthSetCards() }
     let spec: SceneSpec
     if let scenario {
       guard let text = try? String(contentsOfFile: scenario, encoding: .utf8) else {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Core
 import Foundation
 import Golden
 
@@ -9,7 +10,7 @@ struct VerifyCommand: ParsableCommand {
     abstract: "Run scenarios and diff every output against Golden/; write Renders/report.html and Renders/junit.xml.")
 
   @Argument(help: "Scenario files or folders (default: Scenarios).") var paths: [String] = []
-  @Option(help: "verify, record-missing, update-failed or update-all (forced to verify when CI is set).") var mode: String = "verify"
+  @Option(help: "What to do with differences (forced to verify when CI is set).") var mode: GoldenMode = .verify
   @Option(help: "Only scenarios whose id, kind or path contains this.") var filter: String?
   @Option(help: "Run shard k of n (deterministic by id hash), e.g. 1/4.") var shard: String?
   @Option(parsing: .unconditional, help: "Scenarios run at once.") var jobs: Int = 2
@@ -17,13 +18,12 @@ struct VerifyCommand: ParsableCommand {
   @Option(help: "Golden folder.") var golden: String = "Golden"
   @Option(name: .customLong("scenario-root"), help: "Scenario tree that file references must stay inside.") var scenarioRoot: String = "Scenarios"
   @Flag(help: "Delete orphan goldens (only on unfiltered, unsharded runs).") var prune = false
+  @Option(parsing: .unconditional, help: "Threads each scenario's models run on (default: the CPUs this process may use, shared among --jobs).")
+  var threads: Int?
 
   func run() throws {
     var o = VerifyOptions()
-    guard let m = GoldenMode(rawValue: mode) else {
-      throw CLIError(message: "--mode '\(mode)' is unknown: expected \(GoldenMode.allCases.map(\.rawValue).joined(separator: ", "))")
-    }
-    o.mode = m
+    o.mode = mode
     o.inputs = paths.isEmpty ? [scenarioRoot] : paths
     o.scenarioRoot = scenarioRoot
     o.goldenRoot = golden
@@ -36,6 +36,8 @@ struct VerifyCommand: ParsableCommand {
     }
     guard (1...64).contains(jobs) else { throw CLIError(message: "--jobs \(jobs) is out of range: expected 1...64") }
     o.jobs = jobs
+    if let threads, !(1...256).contains(threads) { throw CLIError(message: "--threads \(threads) is out of range: expected 1...256") }
+    o.threads = threads ?? ProcessorCount.perJob(jobs)
     if let shard {
       let parts = shard.split(separator: "/").compactMap { Int($0) }
       guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {

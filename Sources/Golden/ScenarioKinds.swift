@@ -7,10 +7,10 @@ import SetCards
 import Synth
 
 /// A kind of scenario (archery, setcards, obstacles): decodes its file and
-/// produces the artifacts its golden pins.
+/// produces the artifacts its golden pins, running models on `threads`.
 protocol ScenarioKind: Sendable {
   var name: String { get }
-  func run(text: String, file: String, id: String, root: String, work: String) throws -> KindOutput
+  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput
 }
 
 /// The kinds, as a table.
@@ -18,12 +18,12 @@ let scenarioKinds: [any ScenarioKind] = [ArcheryKind(), SetCardsKind(), Obstacle
 
 struct ArcheryKind: ScenarioKind {
   let name = "archery"
-  func run(text: String, file: String, id: String, root: String, work: String) throws -> KindOutput {
+  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput {
     var s = try ArcheryScenario.decode(text, path: file)
     if let m = s.detector.model { s.detector.model = try PathGuard.resolve(m, from: file, root: root) }
     if let m = s.detector.refiner { s.detector.refiner = try PathGuard.resolve(m, from: file, root: root) }
     if let n = s.detector.npy { s.detector.npy = try PathGuard.resolve(n, from: file, root: root) }
-    let out = try ScenarioRunner.run(s, id: id, workDir: work)
+    let out = try ScenarioRunner.run(s, id: id, workDir: work, threads: threads)
     var runs: [String: JSONValue] = [:]
     var artifacts = [Artifact("input.png", .png(out.image))]
     for run in out.runs {
@@ -41,7 +41,7 @@ struct ArcheryKind: ScenarioKind {
 
 struct SetCardsKind: ScenarioKind {
   let name = "setcards"
-  func run(text: String, file: String, id: String, root: String, work: String) throws -> KindOutput {
+  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput {
     let s = try SetScenarioFile.decode(text, path: file)
     let out = try s.run(defaultID: id)
     var artifacts = [Artifact("input.png", .png(out.image)),
@@ -56,7 +56,7 @@ struct SetCardsKind: ScenarioKind {
 
 struct ObstaclesKind: ScenarioKind {
   let name = "obstacles"
-  func run(text: String, file: String, id: String, root: String, work: String) throws -> KindOutput {
+  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput {
     let s = try ObstacleScenario.decode(text, path: file)
     let result = try ObstaclePipeline.run(s)
     var artifacts = [Artifact("result.json", .json(result.json))]

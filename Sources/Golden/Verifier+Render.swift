@@ -11,7 +11,7 @@ extension Verifier {
     for f in try discover(inputs) {
       let h = try ScenarioHeader(file: f, text: try String(contentsOfFile: f, encoding: .utf8))
       guard let kind = scenarioKinds.first(where: { $0.name == h.kind }) else { throw GoldenError("\(f): kind '\(h.kind)' is unknown") }
-      let output = try kind.run(text: try String(contentsOfFile: f, encoding: .utf8), file: f, id: h.id, root: root, work: work)
+      let output = try kind.run(text: try String(contentsOfFile: f, encoding: .utf8), file: f, id: h.id, root: root, work: work, threads: ProcessorCount.available)
       let dir = out + "/" + h.id
       try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
       for a in output.artifacts { try AtomicFile.write(try a.bytes(), to: dir + "/" + a.name) }

@@ -25,6 +25,8 @@ public struct VerifyOptions: Sendable {
   public var filter: String?
   public var shard: (k: Int, n: Int)?
   public var jobs = 1
+  /// Threads each scenario's models run on (default: the available CPUs shared among `jobs`).
+  public var threads = ProcessorCount.available
   public var prune = false
   /// True when the environment's CI variable is set (and not false/0/empty).
   public var ci = false

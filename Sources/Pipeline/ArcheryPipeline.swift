@@ -152,7 +152,7 @@ public enum ArcheryPipeline {
     } else {
       tensor = try Preprocess.stretch(rgba: r.image.pixels, width: r.image.width, height: r.image.height, to: r.profile.inputSize)
     }
-    let out = try model.run([input.name: tensor], threads: 2)
+    let out = try model.run([input.name: tensor], threads: r.threads)
     guard let o = out[output.name] else { throw PipelineError("model '\(name)' produced no '\(output.name)'") }
     return try decodeOutput(o.scalars, shape: o.shape, layout: r.profile.layout)
   }

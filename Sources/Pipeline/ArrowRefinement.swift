@@ -28,7 +28,7 @@ public struct RefinerSettings: Sendable, Hashable {
   public var inputSize: Int
 
   /// What the shipped refiner (a gated pair refiner) was trained and chosen with
-  /// (Models/README.md: chosen on the selection photos, seeds 7100000…).
+  /// (chosen on the selection photos, seeds 7100000…: Training/experiments/README.md).
   public static let shipped = RefinerSettings(candidateConfidence: 0.03, accept: 0.35, windowInputPx: 48, crop: 96, mergeInputPx: 1,
                                               trustInputPx: 12, pairAccept: 0.6, gateAccept: 0.4, inputSize: 640)
 }

@@ -1,4 +1,5 @@
 import Adjustment
+import Core
 import Canvas
 import Detection
 import Inference
@@ -94,6 +95,8 @@ public struct RunRequest: Sendable {
   /// The injected clock's reading, ISO 8601.
   public var timestamp: String = "1970-01-01T00:00:00Z"
   public var persist: PersistRequest?
+  /// Threads the detector model runs on (results do not depend on it).
+  public var threads: Int = ProcessorCount.available
 
   public init(image: RGBA8Image, profile: PlatformProfile, face: Face, diameterCm: Double? = nil, rule: BoundaryRule = .inclusive,
               detector: DetectorSource, expectedArrows: Int) {

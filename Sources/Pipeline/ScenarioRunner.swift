@@ -33,7 +33,7 @@ public struct ScenarioOutcome: Sendable {
 /// resume → expectations.
 public enum ScenarioRunner {
   /// Runs `s`; databases are written under `workDir` (a fresh file per profile).
-  public static func run(_ s: ArcheryScenario, id: String, workDir: String) throws(PipelineError) -> ScenarioOutcome {
+  public static func run(_ s: ArcheryScenario, id: String, workDir: String, threads: Int = ProcessorCount.available) throws(PipelineError) -> ScenarioOutcome {
     let synth: SynthResult
     do { synth = try Synthesizer.render(s.scene) } catch { throw PipelineError("\(error)") }
     let truth = synth.truth
@@ -60,6 +60,7 @@ public enum ScenarioRunner {
       req.seed = s.scene.seed
       req.timestamp = s.clock
       req.refiner = refiner
+      req.threads = threads
       if case .none = req.detector, let e = truth.ellipse {
         req.targetHint = FittedEllipse(cx: e.centerX, cy: e.centerY, a: e.semiMajor, b: e.semiMinor, angleDeg: e.angleDeg)
       }

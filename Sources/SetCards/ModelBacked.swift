@@ -1,4 +1,5 @@
 import Canvas
+import Core
 import Inference
 
 /// The card classifier run by Bullseye's CPU backend: a 1×3×224×224
@@ -29,12 +30,12 @@ public struct ONNXCardClassifier: CardClassifier {
 /// [1, 5, 8400] decoded by `Detect`.
 public enum ONNXCardDetector {
   /// Runs the detector on `image` and returns the pipeline's detection source.
-  public static func detections(path: String, image: RGBA8Image, threads: Int = 2) throws -> DetectionSource {
+  public static func detections(path: String, image: RGBA8Image, threads: Int = ProcessorCount.available) throws -> DetectionSource {
     try detections(model: try InferenceModel(contentsOf: path), name: path, image: image, threads: threads)
   }
 
   /// The same with a loaded model (read and planned once for many boards).
-  public static func detections(model: InferenceModel, name: String, image: RGBA8Image, threads: Int = 2) throws -> DetectionSource {
+  public static func detections(model: InferenceModel, name: String, image: RGBA8Image, threads: Int = ProcessorCount.available) throws -> DetectionSource {
     let path = name
     guard let i = model.inputs.first, let o = model.outputs.first else {
       throw SetCardsError.file(location: path, message: "the detector has no input or output")

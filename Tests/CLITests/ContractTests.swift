@@ -76,7 +76,7 @@ struct RunResumeContractTests {
     let box = (truth["target"] as! [String: Any])["box"] as! [Double]
     yaml += "- {cx: \((box[0] + box[2]) / 2), cy: \((box[1] + box[3]) / 2 * 4 / 3), w: \(box[2] - box[0]), h: \((box[3] - box[1]) * 4 / 3), confidence: 0.95, class: 1}\n"
     try yaml.write(toFile: dir + "/d.yaml", atomically: true, encoding: .utf8)
-    let run = try CLIRunner.run(["run", "--image", dir + "/p.png", "--profile", "ios", "--face", "10_zone", "--rule", "inclusive",
+    let run = try CLIRunner.run(["run", "archery", "--image", dir + "/p.png", "--profile", "ios", "--face", "10_zone", "--rule", "inclusive",
                                  "--detections", dir + "/d.yaml", "--expected-arrows", "3", "--db", dir + "/r.sqlite",
                                  "--round", "1", "--end", "1", "--out", dir + "/result.json"])
     #expect(run.status == 0, "\(run.stderr)")
@@ -117,7 +117,7 @@ struct SetCardsContractTests {
     let cards = try #require(truth["cards"] as? [[String: Any]])
     #expect(cards.count == 6 && cards.allSatisfy { c in ["box", "number", "color", "shape", "fill", "label"].allSatisfy { c[$0] != nil } })
     #expect(truth["sets"] is [[Int]])
-    let r = try CLIRunner.run(["run", "--kind", "setcards", "--image", dir + "/t.png", "--out", dir + "/r.json",
+    let r = try CLIRunner.run(["run", "setcards", "--image", dir + "/t.png", "--out", dir + "/r.json",
                                "--model", Self.repo + "/Models/setcards-detector.onnx", "--classifier", Self.repo + "/Models/setcards-classifier.onnx"])
     #expect(r.status == 0, "\(r.stderr)")
     let result = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any])

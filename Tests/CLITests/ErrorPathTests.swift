@@ -40,9 +40,9 @@ struct ErrorPathTests {
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--views", "3"], mentions: "--views was removed: the shipped refiner reads each window once"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--face", "nope"], mentions: "nope"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--line-mm", "-1"], mentions: "-1"),
-    Case(args: ["run", "--image", "OUT/none.png", "--line-mm", "50", "--out", "OUT/r.json"], mentions: "50"),
-    Case(args: ["run", "--image", "OUT/none.png", "--refiner-views", "5", "--out", "OUT/r.json"], mentions: "--refiner-views was removed"),
-    Case(args: ["run", "--image", "OUT/none.png", "--pair-verifier", "p.onnx", "--out", "OUT/r.json"], mentions: "--pair-verifier was removed: the shipped refiner's own partner channel"),
+    Case(args: ["run", "archery", "--image", "OUT/none.png", "--line-mm", "50", "--out", "OUT/r.json"], mentions: "50"),
+    Case(args: ["run", "archery", "--image", "OUT/none.png", "--refiner-views", "5", "--out", "OUT/r.json"], mentions: "--refiner-views was removed"),
+    Case(args: ["run", "archery", "--image", "OUT/none.png", "--pair-verifier", "p.onnx", "--out", "OUT/r.json"], mentions: "--pair-verifier was removed: the shipped refiner's own partner channel"),
     Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--pair-verifier-accept", "0.5"], mentions: "--pair-verifier-accept was removed"),
   ]
 

@@ -1,5 +1,5 @@
 """A pair verifier (`bullseye eval archery --pair-verifier`; none ships, see
-Models/README.md, "A pair verifier"): does the entry at the centre of this window
+Training/experiments/README.md, "Pair verifier"): does the entry at the centre of this window
 have a touching partner?
 
 The refiner's partner channel answers that question from a window centred on the
@@ -15,16 +15,20 @@ Input 1x3x128x128 RGB levels / 255 (`refiner.crop`, the same resampling as the
 Swift `Preprocess.window`); output `pair` (1, 1): the probability that another
 counted arrow's entry lies within PAIR_R input px of the centre's entry.
 
-  python pairs.py mine   --data DIR [--data DIR ...] --out pairs.npz [--seed S]
-  python pairs.py train  --crops pairs.npz [--crops ...] --steps N --out run.pt
-  python pairs.py eval   --weights run.pt --crops pairs_select.npz
-  python pairs.py export --weights run.pt --out pairs.onnx
+  python Training/experiments/pairs.py mine   --data DIR [--data DIR ...] --out pairs.npz [--seed S]
+  python Training/experiments/pairs.py train  --crops pairs.npz [--crops ...] --steps N --out run.pt
+  python Training/experiments/pairs.py eval   --weights run.pt --crops pairs_select.npz
+  python Training/experiments/pairs.py export --weights run.pt --out pairs.onnx
+
+It imports the shipped training modules (detector, peaks, refiner, refiner_nets)
+from Training/, which import nothing from experiments/.
 """
 import argparse
 import glob
 import math
 import os
 import random
+import sys
 import time
 
 import numpy as np
@@ -32,10 +36,11 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-import detector as D
-import peaks as P
-from refiner import crop
-from refiner_nets import CBR
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))  # Training/
+import detector as D  # noqa: E402
+import peaks as P  # noqa: E402
+from refiner import crop  # noqa: E402
+from refiner_nets import CBR  # noqa: E402
 
 SIDE = 64.0        # window side in 640-input px
 CROP = 128         # crop side fed to the network

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Writes a constant pair verifier (Tests/PipelineTests/Fixtures/pairs-yes.onnx,
-pairs-no.onnx): input `crop` [1, 3, 128, 128], output `pair` [1, 1] = P whatever
-the crop (GlobalAveragePool -> Flatten -> Gemm with zero weights, so the answer is
-the bias, then Sigmoid), to test how the pipeline settles touching pairs without a
-trained model.
-Usage: python scripts/make_pair_verifier_fixture.py OUT.onnx --answer P  (needs the onnx package)
+"""Writes a constant pair verifier (pairs-yes.onnx, pairs-no.onnx: answers 0.9 and 0.1):
+input `crop` [1, 3, 128, 128], output `pair` [1, 1] = P whatever the crop
+(GlobalAveragePool -> Flatten -> Gemm with zero weights, so the answer is the bias,
+then Sigmoid), to test how a pipeline settles touching pairs without a trained model.
+Part of the pair-verifier experiment (Training/experiments/README.md); the shipped
+pipeline has no pair verifier.
+Usage: python Training/experiments/make_pair_verifier_fixture.py OUT.onnx --answer P  (needs the onnx package)
 """
 import argparse
 import math

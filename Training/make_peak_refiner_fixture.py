@@ -13,7 +13,7 @@ cells, each in the cell that holds it, its right-hand neighbour likewise):
   (30, 24) p 0.4                         centre (0.5, 6.5)         below an accept of 0.5
 With --gate P it also answers `window` = [P, 0, 0] (a gated refiner, as
 `refiner.py bundle` makes).
-Usage: python scripts/make_peak_refiner_fixture.py OUT.onnx [--gate P] [--cells 96]  (needs the onnx package)
+Usage: python Training/make_peak_refiner_fixture.py OUT.onnx [--gate P] [--cells 96]  (needs the onnx package)
 """
 import argparse
 

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Dataset
+import Golden
+import Persistence
+import Pipeline
+import Scoring
+import Synth
+
+// Every option with a fixed set of values is one of these enums: `--help` lists
+// the values, and a wrong value is refused with them listed (exit 2).
+
+extension BoundaryRule: ExpressibleByArgument {}
+extension Precision: ExpressibleByArgument {}
+extension CoordinatePolicy: ExpressibleByArgument {}
+extension ResumeSemantics: ExpressibleByArgument {}
+extension SaveMode: ExpressibleByArgument {}
+extension ImpactSet: ExpressibleByArgument {}
+extension ImpactBox: ExpressibleByArgument {}
+extension GoldenMode: ExpressibleByArgument {}
+
+/// A platform profile by name; the accepted names are `PlatformProfile.all`'s.
+struct ProfileName: ExpressibleByArgument {
+  /// The profile's table row.
+  let profile: PlatformProfile
+  var rawValue: String { profile.name }
+  static let ios = ProfileName(profile: PlatformProfile.all.first { $0.name == "ios" }!)
+
+  init(profile: PlatformProfile) { self.profile = profile }
+  init?(argument: String) {
+    guard let p = PlatformProfile.all.first(where: { $0.name == argument }) else { return nil }
+    profile = p
+  }
+  static var allValueStrings: [String] { PlatformProfile.all.map(\.name) }
+  var defaultValueDescription: String { rawValue }
+}
+
+/// What `run` runs (the deprecated `run --kind` spelling).
+enum RunKind: String, CaseIterable, ExpressibleByArgument {
+  case archery, setcards, obstacles
+}
+
+/// What `synth` draws; `archery` is accepted as another name for `target`.
+enum SynthKind: String, CaseIterable, ExpressibleByArgument {
+  case target, setcards, archery
+  /// The dataset kind it writes with `--dataset`.
+  var dataset: DatasetKind { self == .setcards ? .setcards : .target }
+}
