@@ -10,7 +10,7 @@ let package = Package(
     .executable(name: "bullseye", targets: ["BullseyeCLI"]),
     .library(
       name: "BullseyeKit",
-      targets: ["Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline",
+      targets: ["Core", "Scoring", "Imaging", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline",
                 "SetCards", "Obstacles"]),
   ],
   dependencies: [
@@ -27,9 +27,11 @@ let package = Package(
     .target(
       name: "CPNG",
       linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z")]),
-    .target(name: "Canvas", dependencies: ["CCairo", "CPNG"]),
     // Pure Swift stages.
     .target(name: "Core"),
+    // Images without cairo: the pixel type, PNG reading and writing, their errors.
+    .target(name: "Imaging", dependencies: ["Core", "CPNG"]),
+    .target(name: "Canvas", dependencies: ["Imaging", "CCairo", "CPNG"]),
     .target(name: "StrictYAML", dependencies: ["Core", .product(name: "Yams", package: "Yams")]),
     .target(name: "Scoring"),
     .target(
@@ -37,7 +39,7 @@ let package = Package(
       dependencies: ["Core", "Scoring", "Canvas", "StrictYAML"]),
     .target(name: "CKernels"),
     .target(name: "Inference", dependencies: ["CKernels"]),
-    .target(name: "Detection", dependencies: ["Core", "Canvas", "Scoring"]),
+    .target(name: "Detection", dependencies: ["Core", "Imaging", "Scoring"]),
     .target(name: "SetCards", dependencies: ["Core", "Canvas", "StrictYAML", "Inference"]),
     .target(name: "Obstacles", dependencies: ["Core", "Canvas", "StrictYAML"]),
     .target(name: "Adjustment", dependencies: ["Core", "Scoring"]),
@@ -47,17 +49,17 @@ let package = Package(
     .target(
       name: "Pipeline",
       dependencies: [
-        "Core", "Canvas", "Scoring", "Synth", "Inference", "Detection", "Adjustment", "Persistence",
+        "Core", "Imaging", "Scoring", "Synth", "Inference", "Detection", "Adjustment", "Persistence",
         .product(name: "Yams", package: "Yams"),
       ]),
     .target(name: "Fuzz", dependencies: ["Core", "Scoring"]),
     .target(
       name: "Conformance",
       dependencies: ["Core", "Scoring", "Detection", "Adjustment", "Persistence", "SetCards"]),
-    .target(name: "Dataset", dependencies: ["Core", "Canvas", "Scoring", "Synth", "SetCards"]),
+    .target(name: "Dataset", dependencies: ["Core", "Imaging", "Scoring", "Synth", "SetCards"]),
     // libFuzzer targets (`make fuzz` builds them with -sanitize=fuzzer); plain builds replay files.
     .target(name: "CFuzzDriver"),
-    .executableTarget(name: "FuzzPNG", dependencies: ["Canvas", "Fuzz", "CFuzzDriver"]),
+    .executableTarget(name: "FuzzPNG", dependencies: ["Imaging", "Fuzz", "CFuzzDriver"]),
     .executableTarget(name: "FuzzONNX", dependencies: ["Inference", "Fuzz", "CFuzzDriver"]),
     .executableTarget(name: "FuzzScenario", dependencies: ["Pipeline", "Obstacles", "SetCards", "Fuzz", "CFuzzDriver"]),
     .target(
@@ -76,7 +78,7 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
     .testTarget(name: "ScoringTests", dependencies: ["Scoring", "TestSupport"]),
-    .testTarget(name: "CanvasTests", dependencies: ["Canvas"]),
+    .testTarget(name: "CanvasTests", dependencies: ["Canvas", "Imaging"]),
     .testTarget(name: "SynthTests", dependencies: ["Synth", "Scoring", "Canvas", "Core", "TestSupport"]),
     .testTarget(name: "InferenceTests", dependencies: ["Inference"], resources: [.copy("Fixtures")]),
     .testTarget(name: "DetectionTests", dependencies: ["Detection", "Synth", "Scoring", "TestSupport"]),

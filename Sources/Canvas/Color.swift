@@ -1,26 +1,3 @@
-/// An 8-bit straight-alpha pixel, the unit of `RGBA8Image`.
-public struct RGBA: Sendable, Hashable, CustomStringConvertible {
-  /// Red, 0...255.
-  public var r: UInt8
-  /// Green, 0...255.
-  public var g: UInt8
-  /// Blue, 0...255.
-  public var b: UInt8
-  /// Alpha (straight, not premultiplied), 0 transparent ... 255 opaque.
-  public var a: UInt8
-
-  /// Channels in 0...255; alpha defaults to opaque.
-  public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
-    self.r = r
-    self.g = g
-    self.b = b
-    self.a = a
-  }
-
-  /// `RGBA(r, g, b, a)`, for readable test failures.
-  public var description: String { "RGBA(\(r), \(g), \(b), \(a))" }
-}
-
 /// A drawing colour with channels in 0...1 (straight alpha), as cairo takes them.
 public struct Color: Sendable, Hashable {
   /// Red, 0...1.

@@ -4,36 +4,54 @@
   import Darwin
 #endif
 
-/// Writes files so a reader never sees half of one: bytes go to a temporary file
-/// in the same directory, are flushed with fsync, then renamed over the target.
+/// The one atomic writer every output goes through, so a reader never sees half
+/// a file: bytes go to a unique temporary file beside the target (`mkstemp`),
+/// are written through `EINTR`, fsynced and renamed over the target, and the
+/// directory is fsynced so the rename itself survives a crash. On any failure
+/// the temporary file is removed and the target is untouched.
 public enum AtomicFile {
-  /// Atomically replaces `path` with `bytes`; on any failure nothing is left behind.
+  /// Atomically replaces `path` with `bytes`.
   public static func write(_ bytes: [UInt8], to path: String) throws(CoreError) {
-    let dir = directory(of: path)
-    var st = stat()
-    guard stat(dir, &st) == 0 else { throw .io(path: path, reason: "directory '\(dir)' does not exist") }
-    guard (st.st_mode & S_IFMT) == S_IFDIR else { throw .io(path: path, reason: "'\(dir)' is not a directory") }
-    if stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+    let (directory, name) = split(path)
+    guard !name.isEmpty else { throw .io(path: path, reason: "path names a directory") }
+    var info = stat()
+    guard stat(directory, &info) == 0 else {
+      let code = errno
+      throw .io(path: path, reason: code == ENOENT ? "directory does not exist" : reason(code))
+    }
+    guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .io(path: path, reason: "'\(directory)' is not a directory") }
+    if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
       throw .io(path: path, reason: "it is a directory, expected a file path")
     }
-    let tmp = dir + "/.\(basename(of: path)).tmp-\(getpid())"
-    let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard fd >= 0 else { throw .io(path: path, reason: errnoText()) }
-    var offset = 0
-    let ok: Bool = bytes.withUnsafeBytes { raw in
-      while offset < raw.count {
-        let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-        if n <= 0 { return false }
-        offset += n
-      }
-      return true
+
+    var template = Array("\(directory)/.\(name).tmp-XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { throw .io(path: path, reason: reason(errno)) }
+    let tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    var closed = false, renamed = false
+    defer {
+      if !closed { close(fd) }
+      if !renamed { unlink(tempPath) }
     }
-    let synced = ok && fsync(fd) == 0
-    close(fd)
-    guard synced, rename(tmp, path) == 0 else {
-      let reason = errnoText()
-      unlink(tmp)
-      throw .io(path: path, reason: reason)
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes.withUnsafeBytes { raw in posixWrite(fd, raw.baseAddress! + offset, raw.count - offset) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw .io(path: path, reason: reason(errno))
+      }
+      offset += n
+    }
+    guard fchmod(fd, 0o644) == 0, fsync(fd) == 0 else { throw .io(path: path, reason: reason(errno)) }
+    closed = true
+    guard close(fd) == 0 else { throw .io(path: path, reason: reason(errno)) }
+    guard rename(tempPath, path) == 0 else { throw .io(path: path, reason: reason(errno)) }
+    renamed = true
+    // The rename made durable; a failure here cannot un-write the file, so it is not an error.
+    let dirFD = open(directory, O_RDONLY | O_CLOEXEC)
+    if dirFD >= 0 {
+      _ = fsync(dirFD)
+      close(dirFD)
     }
   }
 
@@ -42,16 +60,22 @@ public enum AtomicFile {
     try write(Array(text.utf8), to: path)
   }
 
-  static func directory(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    let d = String(path[..<slash])
-    return d.isEmpty ? "/" : d
+  /// `("dir", "name")`; a bare name lives in ".".
+  static func split(_ path: String) -> (String, String) {
+    guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+    let directory = String(path[..<slash])
+    return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
   }
 
-  static func basename(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return path }
-    return String(path[path.index(after: slash)...])
-  }
+  static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
 
-  static func errnoText() -> String { String(cString: strerror(errno)) }
+/// POSIX `write`, named apart from Swift's `write` overloads.
+@inline(__always)
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  #if canImport(Glibc)
+    return Glibc.write(fd, buffer, count)
+  #else
+    return Darwin.write(fd, buffer, count)
+  #endif
 }

@@ -1,4 +1,4 @@
-import Canvas
+import Imaging
 import Scoring
 
 #if canImport(Glibc)

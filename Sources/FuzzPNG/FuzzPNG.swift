@@ -1,7 +1,7 @@
 // libFuzzer target for the PNG reader. `make fuzz` builds it with
 import Fuzz
 // -sanitize=fuzzer -DFUZZING; a plain build replays files given as arguments.
-import Canvas
+import Imaging
 
 /// One input: decoding must throw or succeed, never crash.
 func fuzzOne(_ bytes: [UInt8]) {

@@ -1,5 +1,5 @@
 import Adjustment
-import Canvas
+import Imaging
 import Detection
 import Inference
 import Persistence

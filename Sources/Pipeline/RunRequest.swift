@@ -1,6 +1,6 @@
 import Adjustment
 import Core
-import Canvas
+import Imaging
 import Detection
 import Inference
 import Persistence

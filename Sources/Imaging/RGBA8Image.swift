@@ -15,7 +15,7 @@ public struct ImageLimits: Sendable, Hashable {
   }
 
   /// Throws unless `1...maxSide` holds for both sides and the area fits `maxPixels`.
-  public func validate(width: Int, height: Int) throws(CanvasError) {
+  public func validate(width: Int, height: Int) throws(ImageError) {
     guard (1...max(1, maxSide)).contains(width) else {
       throw .dimensionOutOfRange(dimension: "width", value: width, maxSide: maxSide)
     }
@@ -40,7 +40,7 @@ public struct RGBA8Image: Sendable, Hashable {
   public var pixels: [UInt8]
 
   /// Wraps existing bytes; throws on sizes outside `ImageLimits.default` or a wrong count.
-  public init(width: Int, height: Int, pixels: [UInt8]) throws(CanvasError) {
+  public init(width: Int, height: Int, pixels: [UInt8]) throws(ImageError) {
     try ImageLimits.default.validate(width: width, height: height)
     guard pixels.count == width * height * 4 else {
       throw .pixelCountMismatch(width: width, height: height, count: pixels.count)
@@ -49,7 +49,7 @@ public struct RGBA8Image: Sendable, Hashable {
   }
 
   /// A uniformly filled image; throws on sizes outside `ImageLimits.default`.
-  public init(width: Int, height: Int, fill: RGBA) throws(CanvasError) {
+  public init(width: Int, height: Int, fill: RGBA) throws(ImageError) {
     try ImageLimits.default.validate(width: width, height: height)
     var bytes = [UInt8](repeating: 0, count: width * height * 4)
     bytes.withUnsafeMutableBufferPointer { buffer in
@@ -66,7 +66,7 @@ public struct RGBA8Image: Sendable, Hashable {
   }
 
   /// For callers that already validated sizes against their own limits.
-  init(unchecked width: Int, height: Int, pixels: [UInt8]) {
+  package init(unchecked width: Int, height: Int, pixels: [UInt8]) {
     self.width = width
     self.height = height
     self.pixels = pixels
@@ -92,4 +92,27 @@ public struct RGBA8Image: Sendable, Hashable {
                  "pixel (\(x), \(y)) is outside \(width)x\(height)")
     return (y * width + x) * 4
   }
+}
+
+/// An 8-bit straight-alpha pixel, the unit of `RGBA8Image`.
+public struct RGBA: Sendable, Hashable, CustomStringConvertible {
+  /// Red, 0...255.
+  public var r: UInt8
+  /// Green, 0...255.
+  public var g: UInt8
+  /// Blue, 0...255.
+  public var b: UInt8
+  /// Alpha (straight, not premultiplied), 0 transparent ... 255 opaque.
+  public var a: UInt8
+
+  /// Channels in 0...255; alpha defaults to opaque.
+  public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
+    self.r = r
+    self.g = g
+    self.b = b
+    self.a = a
+  }
+
+  /// `RGBA(r, g, b, a)`, for readable test failures.
+  public var description: String { "RGBA(\(r), \(g), \(b), \(a))" }
 }

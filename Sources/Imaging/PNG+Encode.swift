@@ -1,9 +1,10 @@
+import Core
 import CPNG
 
 extension PNG {
   /// Encodes as 8-bit RGBA, non-interlaced, with no tIME/tEXt/zTXt/iTXt/pHYs chunks and
   /// fixed zlib level and filter: the same pixels always give the same bytes.
-  public static func encode(_ image: RGBA8Image) throws(CanvasError) -> [UInt8] {
+  public static func encode(_ image: RGBA8Image) throws(ImageError) -> [UInt8] {
     guard image.pixels.count == image.width * image.height * 4 else {
       throw .pixelCountMismatch(
         width: image.width, height: image.height, count: image.pixels.count)
@@ -24,7 +25,11 @@ extension PNG {
 
   /// Encodes and writes atomically: a temporary file in the same directory is written,
   /// fsynced and renamed over `path`, so `path` never holds a partial PNG.
-  public static func write(_ image: RGBA8Image, to path: String) throws(CanvasError) {
-    try FileIO.writeAtomically(try encode(image), to: path)
+  public static func write(_ image: RGBA8Image, to path: String) throws(ImageError) {
+    let bytes = try encode(image)
+    do { try AtomicFile.write(bytes, to: path) } catch {
+      if case .io(_, let reason) = error { throw .cannotWrite(path: path, reason: reason) }
+      throw .cannotWrite(path: path, reason: error.description)
+    }
   }
 }

@@ -4,8 +4,8 @@ import CPNG
 /// Decoding accepts every standard PNG format; encoding always writes 8-bit RGBA
 /// with fixed settings so equal pixels give byte-identical files.
 public enum PNG {
-  /// Maps a failed shim status and its message to the matching `CanvasError`.
-  static func error(_ status: cpng_status, _ error: inout cpng_error) -> CanvasError {
+  /// Maps a failed shim status and its message to the matching `ImageError`.
+  static func error(_ status: cpng_status, _ error: inout cpng_error) -> ImageError {
     let message = message(&error)
     switch status {
     case CPNG_BAD_SIGNATURE: return .pngBadSignature(detail: message)

@@ -1,6 +1,8 @@
-/// Every failure in Canvas: image sizes, PNG coding, file I/O and cairo status codes.
+/// Every failure of images: sizes, PNG coding, file I/O, and the cairo status
+/// codes `Canvas` maps here (`Canvas.CanvasError` is this type), so one error
+/// type serves reading, drawing and writing.
 /// `description` is one sentence naming the offending value and what was expected.
-public enum CanvasError: Error, Equatable, CustomStringConvertible {
+public enum ImageError: Error, Equatable, CustomStringConvertible {
   /// A width or height outside `1...maxSide`; `dimension` is "width" or "height".
   case dimensionOutOfRange(dimension: String, value: Int, maxSide: Int)
   /// Both sides fit but their product exceeds `maxPixels`.

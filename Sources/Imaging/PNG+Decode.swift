@@ -6,7 +6,7 @@ extension PNG {
   /// `limits` before any pixel memory is allocated, so decompression bombs fail fast.
   public static func decode(
     _ bytes: [UInt8], limits: ImageLimits = .default
-  ) throws(CanvasError) -> RGBA8Image {
+  ) throws(ImageError) -> RGBA8Image {
     var error = cpng_error()
     var header = cpng_header()
     let headerStatus = bytes.withUnsafeBufferPointer { buffer in
@@ -35,7 +35,7 @@ extension PNG {
   /// Reads and decodes the PNG file at `path`.
   public static func read(
     path: String, limits: ImageLimits = .default
-  ) throws(CanvasError) -> RGBA8Image {
-    try decode(FileIO.readAll(path: path), limits: limits)
+  ) throws(ImageError) -> RGBA8Image {
+    try decode(FileRead.all(path: path), limits: limits)
   }
 }
