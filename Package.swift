@@ -10,8 +10,8 @@ let package = Package(
     .executable(name: "bullseye", targets: ["BullseyeCLI"]),
     .library(
       name: "BullseyeKit",
-      targets: ["Core", "Scoring", "Imaging", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline",
-                "SetCards", "Obstacles"]),
+      targets: ["Core", "Scoring", "Imaging", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipelines",
+                "Harness", "SetCards", "Obstacles"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -36,22 +36,20 @@ let package = Package(
     .target(name: "Scoring"),
     .target(
       name: "Synth",
-      dependencies: ["Core", "Scoring", "Canvas", "StrictYAML"]),
+      dependencies: ["Core", "Scoring", "Canvas", "StrictYAML", "SetCards", "Obstacles"]),
     .target(name: "CKernels"),
     .target(name: "Inference", dependencies: ["CKernels"]),
     .target(name: "Detection", dependencies: ["Core", "Imaging", "Scoring"]),
-    .target(name: "SetCards", dependencies: ["Core", "Canvas", "StrictYAML", "Inference"]),
-    .target(name: "Obstacles", dependencies: ["Core", "Canvas", "StrictYAML"]),
+    .target(name: "SetCards", dependencies: ["Core", "Imaging", "Inference"]),
+    .target(name: "Obstacles", dependencies: ["Core", "Imaging", "StrictYAML"]),
     .target(name: "Adjustment", dependencies: ["Core", "Scoring"]),
     .target(
       name: "Persistence",
       dependencies: ["Core", "Scoring", .product(name: "GRDB", package: "GRDB.swift")]),
+    // One image through the stages: the product's pipelines.
     .target(
-      name: "Pipeline",
-      dependencies: [
-        "Core", "Imaging", "Scoring", "Synth", "Inference", "Detection", "Adjustment", "Persistence",
-        .product(name: "Yams", package: "Yams"),
-      ]),
+      name: "Pipelines",
+      dependencies: ["Core", "Imaging", "Scoring", "Inference", "Detection", "Adjustment", "Persistence"]),
     .target(name: "Fuzz", dependencies: ["Core", "Scoring"]),
     .target(
       name: "Conformance",
@@ -61,17 +59,22 @@ let package = Package(
     .target(name: "CFuzzDriver"),
     .executableTarget(name: "FuzzPNG", dependencies: ["Imaging", "Fuzz", "CFuzzDriver"]),
     .executableTarget(name: "FuzzONNX", dependencies: ["Inference", "Fuzz", "CFuzzDriver"]),
-    .executableTarget(name: "FuzzScenario", dependencies: ["Pipeline", "Obstacles", "SetCards", "Fuzz", "CFuzzDriver"]),
+    .executableTarget(name: "FuzzScenario", dependencies: ["Harness", "Obstacles", "SetCards", "Fuzz", "CFuzzDriver"]),
+    // Review overlays drawn over photos: archery runs, ground truth, Set tables, obstacle frames.
     .target(
-      name: "Golden",
+      name: "Overlays",
+      dependencies: ["Core", "Imaging", "Canvas", "Scoring", "Detection", "Adjustment", "Synth", "Pipelines", "SetCards", "Obstacles"]),
+    // The harness: scenario files, their runner, evaluators, the truth gate, golden diffs and reports.
+    .target(
+      name: "Harness",
       dependencies: [
-        "Core", "Canvas", "Scoring", "Synth", "Adjustment", "Pipeline", "SetCards", "Obstacles",
-        .product(name: "Yams", package: "Yams"),
+        "Core", "StrictYAML", "Imaging", "Canvas", "Scoring", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipelines",
+        "Overlays", "SetCards", "Obstacles", .product(name: "Yams", package: "Yams"),
       ]),
     .executableTarget(
       name: "BullseyeCLI",
       dependencies: [
-        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipeline", "Obstacles", "SetCards", "Golden", "Fuzz", "Dataset", "Conformance",
+        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipelines", "Overlays", "Obstacles", "SetCards", "Harness", "Fuzz", "Dataset", "Conformance",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),
@@ -86,19 +89,19 @@ let package = Package(
     .testTarget(
       name: "PersistenceTests",
       dependencies: ["Persistence", "Scoring", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-    .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "Synth", "Scoring", "Canvas", "TestSupport"], exclude: ["Fixtures"]),
-    .testTarget(name: "SetCardsTests", dependencies: ["SetCards", "Core", "Canvas"]),
-    .testTarget(name: "ObstaclesTests", dependencies: ["Obstacles", "Core", "Canvas"]),
+    .testTarget(name: "PipelinesTests", dependencies: ["Pipelines", "Harness", "Synth", "Scoring", "Canvas", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "SetCardsTests", dependencies: ["SetCards", "Synth", "Overlays", "Harness", "Core", "Canvas"]),
+    .testTarget(name: "ObstaclesTests", dependencies: ["Obstacles", "Synth", "Overlays", "Core", "Canvas"]),
     .testTarget(
       name: "FuzzTests",
       dependencies: [
         "Fuzz", "Scoring", "Core", "Adjustment", "Persistence",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
-    .testTarget(name: "GoldenTests", dependencies: ["Golden", "Core", "Canvas", "Inference", "Pipeline", "Obstacles", "SetCards"]),
+    .testTarget(name: "HarnessTests", dependencies: ["Harness", "Overlays", "Core", "Canvas", "Inference", "Pipelines", "Obstacles", "SetCards"]),
     .testTarget(
       name: "ConformanceTests",
-      dependencies: ["Conformance", "Core", "Scoring", "Detection", "Adjustment", "Persistence", "Obstacles", "Pipeline"]),
+      dependencies: ["Conformance", "Core", "Scoring", "Detection", "Adjustment", "Persistence", "Obstacles", "Pipelines"]),
     .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Synth", "Core"]),
     .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core", "Persistence"]),
   ]

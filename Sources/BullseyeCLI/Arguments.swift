@@ -1,8 +1,8 @@
 import ArgumentParser
 import Dataset
-import Golden
+import Harness
 import Persistence
-import Pipeline
+import Pipelines
 import Scoring
 import Synth
 

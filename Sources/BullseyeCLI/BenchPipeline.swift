@@ -4,7 +4,7 @@ import Core
 import Detection
 import Foundation
 import Persistence
-import Pipeline
+import Pipelines
 import Scoring
 import Synth
 

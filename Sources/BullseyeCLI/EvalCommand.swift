@@ -1,7 +1,8 @@
 import ArgumentParser
+import Harness
 import Canvas
 import Core
-import Pipeline
+import Pipelines
 import Scoring
 import SetCards
 import Synth

@@ -2,7 +2,7 @@ import ArgumentParser
 import Canvas
 import Core
 import Foundation
-import Golden
+import Harness
 import Synth
 
 /// `bullseye render`: run scenarios and write their outputs and overlays for

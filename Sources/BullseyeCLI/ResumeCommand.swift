@@ -2,7 +2,7 @@ import ArgumentParser
 import Core
 import Foundation
 import Persistence
-import Pipeline
+import Pipelines
 import Scoring
 
 /// `bullseye resume`: what the app shows after a restart, and what rescoring

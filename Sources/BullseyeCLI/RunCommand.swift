@@ -3,8 +3,9 @@ import Canvas
 import Core
 import Detection
 import Foundation
+import Harness
 import Persistence
-import Pipeline
+import Pipelines
 import Scoring
 import Synth
 

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Canvas
+import Overlays
 import Core
 import Foundation
-import Pipeline
+import Harness
+import Pipelines
 import Synth
 
 /// `bullseye synth`: render a target photo and its ground truth.

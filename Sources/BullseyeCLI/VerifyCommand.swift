@@ -1,7 +1,7 @@
 import ArgumentParser
 import Core
 import Foundation
-import Golden
+import Harness
 
 /// `bullseye verify`: the main job — every scenario against its goldens.
 struct VerifyCommand: ParsableCommand {

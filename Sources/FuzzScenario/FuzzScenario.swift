@@ -1,7 +1,7 @@
 // libFuzzer target for the three scenario parsers (see FuzzPNG for the build modes).
 import Fuzz
 import Obstacles
-import Pipeline
+import Harness
 import SetCards
 
 /// One input, as text, through every scenario decoder: errors, never crashes.

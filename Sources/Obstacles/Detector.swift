@@ -1,4 +1,4 @@
-import Canvas
+import Imaging
 
 /// What a detector reports for one frame: raw Vision observations and raw YOLO
 /// boxes, before any filtering (the pipeline applies the app's thresholds).

@@ -1,4 +1,4 @@
-import Canvas
+import Imaging
 import Core
 
 /// The Obstacles module's error: one sentence naming the actual value and what
@@ -9,7 +9,7 @@ public enum ObstacleError: Error, Equatable, CustomStringConvertible {
   /// A scenario file problem, located as `file:line:column`.
   case file(location: String, message: String)
   /// Drawing failed in the canvas layer.
-  case canvas(CanvasError)
+  case canvas(ImageError)
   /// Canonical JSON could not be produced.
   case json(CoreError)
   /// A detector backend failed on a frame.

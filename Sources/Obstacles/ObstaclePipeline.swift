@@ -1,4 +1,4 @@
-import Canvas
+import Imaging
 
 /// The BatSight obstacle-announcement pipeline on a virtual clock.
 public enum ObstaclePipeline {
@@ -6,8 +6,12 @@ public enum ObstaclePipeline {
   /// times, mode events first) and returns the transcript and decisions.
   /// `detector` overrides the scenario's source; with none, `detections:
   /// scripted` uses `ScriptedDetector` and `detections: model` is an error.
+  /// `render` draws frame i's pixels for a detector that needs them (the
+  /// synthesizer's `ObstacleRenderer`, or a user's own frames); a scripted
+  /// detector never calls it.
   public static func run(
-    _ scenario: ObstacleScenario, detector: (any ObstacleDetector)? = nil
+    _ scenario: ObstacleScenario, detector: (any ObstacleDetector)? = nil,
+    render: @escaping (Int) throws(ObstacleError) -> RGBA8Image = { _ throws(ObstacleError) in throw .invalid(name: "frames", value: "no pixels", expected: "a render function for a detector that reads pixels") }
   ) throws(ObstacleError) -> ObstacleResult {
     let source: any ObstacleDetector
     if let detector {
@@ -31,7 +35,7 @@ public enum ObstaclePipeline {
       let detections: FrameDetections
       do {
         detections = try source.detect(frame: frame, index: index) {
-          try ObstacleRenderer.render(scenario, frame: index)
+          try render(index)
         }
       } catch let e as ObstacleError {
         throw e

@@ -76,9 +76,9 @@ public struct DistanceCategory: Sendable, Hashable {
 
 /// Every constant of the pipeline, as data. Values from the BatSight app
 /// (VisionModelManager, YOLOv8Model, DetectionState, SpeechManager).
-enum Table {
+package enum Table {
   /// Zone boundaries per variant: Left when midX < left, Right when > right.
-  static func zoneBounds(_ v: ZoneVariant) -> (left: Double, right: Double) {
+  package static func zoneBounds(_ v: ZoneVariant) -> (left: Double, right: Double) {
     switch v {
     case .batsight: return (0.4, 0.6)
     case .legacy: return (0.33, 0.67)

@@ -1,4 +1,4 @@
-import Canvas
+import Imaging
 import Core
 import Inference
 

@@ -1,4 +1,4 @@
-import Canvas
+import Imaging
 
 /// Thresholds of the pipeline, named as the reference names them.
 public struct PipelineConfig: Sendable, Hashable {

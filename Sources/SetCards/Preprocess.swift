@@ -1,4 +1,4 @@
-import Canvas
+import Imaging
 
 /// Classifier input preparation, as the reference does it: crop the
 /// int-truncated box, resize to 224×224 bilinear (aspect not kept), scale to

@@ -1,11 +1,11 @@
-import Canvas
+import Imaging
 
 /// SetCards' error: one sentence naming the actual value and what was expected.
 public enum SetCardsError: Error, Equatable, CustomStringConvertible {
   /// A value out of range: its name, the actual value, what was expected.
   case invalid(name: String, value: String, expected: String)
   /// A drawing or image failure from Canvas.
-  case canvas(CanvasError)
+  case canvas(ImageError)
   /// An injected model threw.
   case model(message: String)
   /// A scenario file problem, located as `file:line:column`.

@@ -2,7 +2,7 @@ import Core
 
 extension Card {
   /// `number`, `color`, `shape`, `fill` (English names) and `label`.
-  var attributeFields: [String: JSONValue] {
+  package var attributeFields: [String: JSONValue] {
     ["number": .string(number.name), "color": .string(color.name), "shape": .string(shape.name),
      "fill": .string(fill.name), "label": .string(label)]
   }
@@ -32,7 +32,7 @@ extension SetResult {
       "image": .object(["width": .int(imageWidth), "height": .int(imageHeight)]),
       "cards": .array(cardsJSON),
       "sets": .array(sets.map { .array($0.map(JSONValue.int)) }),
-      "header": .string(SetOverlay.header(cardCount: cards.count, set: sets.isEmpty ? nil : 0,
+      "header": .string(SetText.header(cardCount: cards.count, set: sets.isEmpty ? nil : 0,
                                           of: sets.count)),
     ])
   }

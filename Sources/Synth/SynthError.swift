@@ -5,7 +5,7 @@ import Scoring
 public enum SynthError: Error, Equatable, CustomStringConvertible {
   case invalid(name: String, value: String, expected: String)
   case scoring(ScoringError)
-  case canvas(CanvasError)
+  case canvas(ImageError)
   /// A scene file problem, located as `file:line:column`.
   case file(location: String, message: String)
 

@@ -368,7 +368,7 @@ struct ArchitectureTableTests {
     #expect(Self.text("Package.swift") != nil, "Package.swift cannot be read")
     for u in Self.manifest.unreadable { Issue.record("\(u)") }
     let t = Self.manifest.targets
-    #expect(t.contains { $0.name == "BullseyeCLI" && $0.kind == "executableTarget" && $0.dependencies.contains("Golden") })
+    #expect(t.contains { $0.name == "BullseyeCLI" && $0.kind == "executableTarget" && $0.dependencies.contains("Harness") })
     #expect(t.contains { $0.name == "CCairo" && $0.kind == "systemLibrary" })
     #expect(t.contains { $0.name == "Core" && $0.kind == "target" && $0.dependencies.isEmpty })
     #expect(t.contains { $0.isTest }, "no test targets read: the parser missed `.testTarget(`")

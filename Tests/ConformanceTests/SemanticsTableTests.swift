@@ -4,7 +4,7 @@ import Detection
 import Foundation
 import Obstacles
 import Persistence
-import Pipeline
+import Pipelines
 import Scoring
 import Testing
 

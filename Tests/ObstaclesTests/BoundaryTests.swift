@@ -1,5 +1,6 @@
 import Testing
 @testable import Obstacles
+@testable import Synth
 
 /// The anchor's edge cases, asserted on the functions and on whole runs.
 struct BoundaryTests {

@@ -1,6 +1,8 @@
 import Canvas
 import Testing
 @testable import Obstacles
+@testable import Synth
+@testable import Overlays
 
 struct RenderTests {
   static func personScene(seed: UInt64) -> ObstacleScenario {

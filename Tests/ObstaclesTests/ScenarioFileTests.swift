@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Obstacles
+@testable import Synth
 
 struct ScenarioFileTests {
   @Test func thereAreAtLeastEighteenScenarios() {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Obstacles
+@testable import Synth
 
 /// Scenario files shipped with the module, found relative to this source file.
 enum ScenarioFiles {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Obstacles
+@testable import Synth
 
 struct VisionTests {
   @Test func prioritySourcesAndFloors() throws {

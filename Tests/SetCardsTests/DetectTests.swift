@@ -1,4 +1,6 @@
 import SetCards
+@testable import Synth
+@testable import Harness
 import Testing
 
 func det(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ conf: Double = 0.9, _ src: Int = 0) -> CardDetection {

@@ -1,5 +1,8 @@
 import Canvas
 import SetCards
+@testable import Synth
+@testable import Overlays
+@testable import Harness
 import Testing
 
 @Suite struct OverlayTests {

@@ -1,6 +1,8 @@
 import Canvas
 import Core
 import SetCards
+@testable import Synth
+@testable import Harness
 import Testing
 
 func blankImage(_ w: Int, _ h: Int) throws -> RGBA8Image {

@@ -1,5 +1,7 @@
 import Canvas
 import SetCards
+@testable import Synth
+@testable import Harness
 import Testing
 
 #if canImport(Glibc)

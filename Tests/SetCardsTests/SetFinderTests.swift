@@ -1,5 +1,7 @@
 import Core
 import SetCards
+@testable import Synth
+@testable import Harness
 import Testing
 
 func cards(_ digits: String) -> [Card] {

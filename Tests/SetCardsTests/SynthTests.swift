@@ -1,5 +1,7 @@
 import Canvas
 import SetCards
+@testable import Synth
+@testable import Harness
 import Testing
 
 /// A table with the photo effects off, so card white stays card white.

@@ -1,0 +1,196 @@
+import Pipelines
+import Adjustment
+import Core
+import Detection
+import Persistence
+import Scoring
+import Synth
+
+/// A pipeline scenario: a scene to synthesize (the `Synth` keys) plus how the
+/// app processes it. Decoded strictly from one YAML document.
+public struct ArcheryScenario: Sendable, Decodable {
+  public var scene: SceneSpec
+  public var profiles: [String]
+  public var rule: BoundaryRule
+  public var precision: Precision
+  /// Edit-time arithmetic at confirm (default Double, as seed 000's `EditableArrow`).
+  public var confirmPrecision: Precision
+  public var arrowMM: Double?
+  public var spots: SpotRule
+  public var overrides: ProfileOverrides
+  public var detector: DetectorSpec
+  public var expectedArrows: Int?
+  public var gestures: GestureScript
+  public var persist: PersistSpec?
+  public var expect: Expectations?
+  /// Differences from the truth this scenario declares, per profile, each with its reason.
+  public var expectWrong: [String: [DeclaredWrong]]
+  public var clock: String
+
+  /// Keys this type reads at the top level, on top of the scene's (plus the
+  /// golden keys `tolerances` and `image_tolerance`, read by the verifier).
+  public static let keys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue)).union(["tolerances", "image_tolerance"])
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case profile, rule, precision, spots, detector, gestures, persist, expect, clock
+    case arrowMM = "arrow_mm", overrides = "profile_overrides", expectedArrows = "expected_arrows"
+    case expectWrong = "expect_wrong", confirmPrecision = "confirm_precision"
+  }
+
+  public init(from decoder: Decoder) throws {
+    scene = try SceneSpec(from: decoder)  // also checks unknown top-level keys
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    if let one = try? c.decode(String.self, forKey: .profile) { profiles = [one] }
+    else { profiles = try c.decodeIfPresent([String].self, forKey: .profile) ?? ["ios", "android"] }
+    rule = try c.decodeIfPresent(BoundaryRule.self, forKey: .rule) ?? .inclusive
+    precision = try c.decodeIfPresent(Precision.self, forKey: .precision) ?? .float32Native
+    confirmPrecision = try c.decodeIfPresent(Precision.self, forKey: .confirmPrecision) ?? .double
+    arrowMM = try c.decodeIfPresent(Double.self, forKey: .arrowMM)
+    spots = try c.decodeIfPresent(SpotRule.self, forKey: .spots) ?? .nearest
+    overrides = try c.decodeIfPresent(ProfileOverrides.self, forKey: .overrides) ?? ProfileOverrides()
+    detector = try c.decodeIfPresent(DetectorSpec.self, forKey: .detector) ?? DetectorSpec()
+    expectedArrows = try c.decodeIfPresent(Int.self, forKey: .expectedArrows)
+    gestures = try c.decodeIfPresent(GestureScript.self, forKey: .gestures) ?? GestureScript()
+    persist = try c.decodeIfPresent(PersistSpec.self, forKey: .persist)
+    expect = try c.decodeIfPresent(Expectations.self, forKey: .expect)
+    expectWrong = try c.decodeIfPresent([String: [DeclaredWrong]].self, forKey: .expectWrong) ?? [:]
+    for p in expectWrong.keys where !profiles.contains(p) {
+      throw DecodingError.dataCorruptedError(forKey: .expectWrong, in: c, debugDescription:
+        "expect_wrong names profile '\(p)', which the scenario does not run: expected one of \(profiles.joined(separator: ", "))")
+    }
+    clock = try c.decodeIfPresent(String.self, forKey: .clock) ?? "2026-01-01T09:00:00Z"
+  }
+
+  /// Decodes a scenario file's text; errors name `path:line:column`.
+  public static func decode(_ text: String, path: String) throws(SynthError) -> ArcheryScenario {
+    try SceneFile.decode(ArcheryScenario.self, text, path: path, extraKeys: keys)
+  }
+}
+
+extension SpotRule: Decodable {}
+extension UpsertSemantics: Decodable {}
+extension CoordinatePolicy: Decodable {}
+extension ResumeSemantics: Decodable {}
+extension NMSVariant: Decodable {}
+extension DragSemantics: Decodable {}
+extension OutputLayout: Decodable {}
+
+/// Any profile entry a scenario wants to change.
+public struct ProfileOverrides: Sendable, Decodable {
+  public var confidence: Double?, iou: Double?, nms: NMSVariant?, drag: DragSemantics?
+  public var preprocess: String?, roundedPadding: Bool?, layout: OutputLayout?
+  public init() {}
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case confidence, iou, nms, drag, preprocess, layout
+    case roundedPadding = "rounded_padding"
+  }
+  public init(from decoder: Decoder) throws {
+    try decoder.rejectUnknownKeys(CodingKeys.self)
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    confidence = try c.decodeIfPresent(Double.self, forKey: .confidence)
+    iou = try c.decodeIfPresent(Double.self, forKey: .iou)
+    nms = try c.decodeIfPresent(NMSVariant.self, forKey: .nms)
+    drag = try c.decodeIfPresent(DragSemantics.self, forKey: .drag)
+    preprocess = try c.decodeIfPresent(String.self, forKey: .preprocess)
+    if let p = preprocess, p != "stretch", p != "letterbox" {
+      throw DecodingError.dataCorruptedError(forKey: .preprocess, in: c, debugDescription: "preprocess '\(p)' is unknown: expected stretch or letterbox")
+    }
+    roundedPadding = try c.decodeIfPresent(Bool.self, forKey: .roundedPadding)
+    layout = try c.decodeIfPresent(OutputLayout.self, forKey: .layout)
+  }
+
+  /// The profile with these entries applied.
+  public func apply(to p: PlatformProfile) -> PlatformProfile {
+    var q = p
+    if let v = confidence { q.confidence = v }
+    if let v = iou { q.iou = v }
+    if let v = nms { q.nms = v }
+    if let v = drag { q.drag = v }
+    if let v = preprocess { q.preprocess = v }
+    if let v = roundedPadding { q.roundedPadding = v }
+    if let v = layout { q.layout = v }
+    return q
+  }
+}
+
+/// Where detections come from in a scenario.
+public struct DetectorSpec: Sendable, Decodable {
+  /// `truth` (a perfect detector built from the ground truth), `boxes`, `model` or `none`.
+  public var source: String = "truth"
+  /// Per-arrow confidences for `truth` (cycled); default 0.9.
+  public var confidences: [Double] = [0.9]
+  /// Extra raw candidates (model-input pixels), e.g. duplicates or false positives.
+  public var boxes: [BoxSpec] = []
+  /// Include the target-face box (class 1) for `truth`.
+  public var targetBox: Bool = true
+  public var model: String?
+  /// An arrow refiner (ONNX) for a second look at each arrow candidate.
+  public var refiner: String?
+  /// A raw output tensor written inline: `{shape: [1, 6, N], values: [...]}` (row-major).
+  public var tensor: InlineTensor?
+  /// A raw output tensor as a float32 `.npy` file inside the scenario tree.
+  public var npy: String?
+  /// For `face`: detections in face coordinates, bypassing the detector and the ring fit.
+  public var points: [[Double]] = []
+  public init() {}
+  enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, refiner, tensor, npy, targetBox = "target_box", points
+  }
+  public init(from decoder: Decoder) throws {
+    try decoder.rejectUnknownKeys(CodingKeys.self)
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    source = try c.decodeIfPresent(String.self, forKey: .source) ?? "truth"
+    guard ["truth", "boxes", "tensor", "model", "none", "face"].contains(source) else {
+      throw DecodingError.dataCorruptedError(forKey: .source, in: c, debugDescription: "detector source '\(source)' is unknown: expected truth, boxes, tensor, model, face or none")
+    }
+    points = try c.decodeIfPresent([[Double]].self, forKey: .points) ?? []
+    for p in points where p.count != 2 || !p.allSatisfy({ $0.isFinite && abs($0) <= 1e6 }) {
+      throw DecodingError.dataCorruptedError(forKey: .points, in: c, debugDescription: "point \(p) is not a finite [x, y] pair in face coordinates")
+    }
+    if source == "face", points.isEmpty {
+      throw DecodingError.dataCorruptedError(forKey: .source, in: c, debugDescription: "detector source 'face' needs 'points: [[x, y], ...]' in face coordinates")
+    }
+    confidences = try c.decodeIfPresent([Double].self, forKey: .confidences) ?? [0.9]
+    boxes = try c.decodeIfPresent([BoxSpec].self, forKey: .boxes) ?? []
+    targetBox = try c.decodeIfPresent(Bool.self, forKey: .targetBox) ?? true
+    model = try c.decodeIfPresent(String.self, forKey: .model)
+    refiner = try c.decodeIfPresent(String.self, forKey: .refiner)
+    tensor = try c.decodeIfPresent(InlineTensor.self, forKey: .tensor)
+    npy = try c.decodeIfPresent(String.self, forKey: .npy)
+    if source == "tensor", tensor == nil, npy == nil {
+      throw DecodingError.dataCorruptedError(forKey: .source, in: c, debugDescription: "detector source 'tensor' needs 'tensor: {shape, values}' or 'npy: FILE'")
+    }
+  }
+}
+
+/// A small tensor written in a scenario: shape and row-major values.
+public struct InlineTensor: Sendable, Decodable {
+  public var shape: [Int]
+  public var values: [Float]
+  enum CodingKeys: String, CodingKey, CaseIterable { case shape, values }
+  public init(from decoder: Decoder) throws {
+    try decoder.rejectUnknownKeys(CodingKeys.self)
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    shape = try c.decode([Int].self, forKey: .shape)
+    values = try c.decode([Float].self, forKey: .values)
+    let count = shape.reduce(1) { $0.multipliedReportingOverflow(by: max($1, 0)).partialValue }
+    guard shape.allSatisfy({ $0 > 0 && $0 <= 1_000_000 }), count == values.count else {
+      throw DecodingError.dataCorruptedError(forKey: .values, in: c,
+        debugDescription: "tensor has \(values.count) values for shape \(shape): expected the product of the dimensions")
+    }
+  }
+}
+
+/// A raw candidate written in a scenario (model-input pixels).
+public struct BoxSpec: Sendable, Decodable {
+  public var cx: Double, cy: Double, w: Double, h: Double, confidence: Double, classID: Int
+  enum CodingKeys: String, CodingKey, CaseIterable { case cx, cy, w, h, confidence, classID = "class" }
+  public init(from decoder: Decoder) throws {
+    try decoder.rejectUnknownKeys(CodingKeys.self)
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    cx = try c.decode(Double.self, forKey: .cx); cy = try c.decode(Double.self, forKey: .cy)
+    w = try c.decode(Double.self, forKey: .w); h = try c.decode(Double.self, forKey: .h)
+    confidence = try c.decode(Double.self, forKey: .confidence)
+    classID = try c.decodeIfPresent(Int.self, forKey: .classID) ?? 0
+  }
+  var raw: RawBox { RawBox(cx: cx, cy: cy, w: w, h: h, confidence: confidence, classID: classID) }
+}

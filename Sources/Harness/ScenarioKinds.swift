@@ -1,0 +1,94 @@
+import Canvas
+import Core
+import Foundation
+import Obstacles
+import Overlays
+import Pipelines
+import SetCards
+import Synth
+
+/// A kind of scenario (archery, setcards, obstacles): decodes its file and
+/// produces the artifacts its golden pins, running models on `threads`.
+protocol ScenarioKind: Sendable {
+  var name: String { get }
+  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput
+}
+
+/// The kinds, as a table.
+let scenarioKinds: [any ScenarioKind] = [ArcheryKind(), SetCardsKind(), ObstaclesKind()]
+
+struct ArcheryKind: ScenarioKind {
+  let name = "archery"
+  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput {
+    var s = try ArcheryScenario.decode(text, path: file)
+    if let m = s.detector.model { s.detector.model = try PathGuard.resolve(m, from: file, root: root) }
+    if let m = s.detector.refiner { s.detector.refiner = try PathGuard.resolve(m, from: file, root: root) }
+    if let n = s.detector.npy { s.detector.npy = try PathGuard.resolve(n, from: file, root: root) }
+    let out = try ScenarioRunner.run(s, id: id, workDir: work, threads: threads)
+    var runs: [String: JSONValue] = [:]
+    var artifacts = [Artifact("input.png", .png(out.image))]
+    for run in out.runs {
+      runs[run.profile] = .object(["result": run.result.json, "resume": run.resume?.json ?? .null])
+      artifacts.append(Artifact("overlay-\(run.profile).png", .png(try ArcheryOverlay.draw(run.result, profile: run.profile, truth: out.truth, image: out.image, id: id))))
+      if let dump = run.databaseDump { artifacts.append(Artifact("database-\(run.profile).txt", .text(dump))) }
+    }
+    artifacts.insert(Artifact("result.json", .json(.object([
+      "id": .string(id), "kind": .string(name), "truth": out.truth.json, "runs": .object(runs),
+      "expectation_failures": .array(out.failures.map(JSONValue.string)),
+    ]))), at: 1)
+    return KindOutput(artifacts: artifacts, failures: out.failures, truthFailures: out.truthFailures, truthDeclared: out.truthDeclared)
+  }
+}
+
+struct SetCardsKind: ScenarioKind {
+  let name = "setcards"
+  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput {
+    let s = try SetScenarioFile.decode(text, path: file)
+    let out = try s.run(defaultID: id)
+    var artifacts = [Artifact("input.png", .png(out.image)),
+                     Artifact("result.json", .json(try JSONParser.parse(out.result.canonicalJSON())))]
+    if let render = out.render { artifacts.append(Artifact("truth.json", .json(try JSONParser.parse(render.canonicalTruth())))) }
+    for (i, img) in try SetOverlay.renderAll(image: out.image, result: out.result).enumerated() {
+      artifacts.append(Artifact("overlay-\(i + 1).png", .png(img)))
+    }
+    return KindOutput(artifacts: artifacts, failures: out.failures)
+  }
+}
+
+struct ObstaclesKind: ScenarioKind {
+  let name = "obstacles"
+  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput {
+    let s = try ObstacleScenario.decode(text, path: file)
+    let result = try ObstaclePipeline.run(s, render: { i throws(ObstacleError) in try ObstacleRenderer.render(s, frame: i) })
+    var artifacts = [Artifact("result.json", .json(result.json))]
+    let transcript = result.announcements.map { a in "\(String(format: "%.3f", a.time)) s  \(a.text)" }.joined(separator: "\n")
+    artifacts.append(Artifact("transcript.txt", .text(transcript + "\n")))
+    for f in s.overlays { artifacts.append(Artifact("frame-\(f).png", .png(try ObstacleRenderer.overlay(result, frame: f)))) }
+    return KindOutput(artifacts: artifacts, failures: result.expectationFailures)
+  }
+}
+
+/// Keeps file references inside the scenario tree: no absolute paths, no
+/// `..`, and no symlink that resolves outside.
+public enum PathGuard {
+  public static func resolve(_ ref: String, from file: String, root: String) throws -> String {
+    guard !ref.hasPrefix("/") else { throw GoldenError("\(file): path '\(ref)' is absolute: expected a path inside \(root)") }
+    guard !ref.split(separator: "/").contains("..") else {
+      throw GoldenError("\(file): path '\(ref)' contains '..': expected a path inside \(root)")
+    }
+    let dir = URL(fileURLWithPath: file).deletingLastPathComponent()
+    let full = dir.appendingPathComponent(ref).path
+    let real = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
+    let realRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
+    guard real == realRoot || real.hasPrefix(realRoot + "/") else {
+      throw GoldenError("\(file): path '\(ref)' resolves to '\(real)', outside \(root)")
+    }
+    return full
+  }
+}
+
+/// Golden's error: one sentence.
+public struct GoldenError: Error, CustomStringConvertible, Equatable {
+  public let description: String
+  public init(_ d: String) { description = d }
+}

@@ -1,0 +1,174 @@
+import Pipelines
+import Adjustment
+import Core
+import Persistence
+import Scoring
+
+/// A gesture script: drags as cumulative translations, taps, buttons.
+///
+/// Shape (YAML): `{view_radius: 150, steps: [...]}` or just the list of steps;
+/// a step is `confirm`, `cancel`, `reset`, `toggle_placement`, `manual_entry`,
+/// `{drag: ARROW, translations: [[dx, dy], …], end: true}`, `{tap: [x, y]}` or
+/// `{detection_error: "message"}`. Without a confirm or cancel step, the run
+/// confirms at the end.
+public struct GestureScript: Sendable, Decodable {
+  public var viewRadius: Double = 150
+  public var steps: [Gesture] = []
+  public init() {}
+
+  enum CodingKeys: String, CodingKey, CaseIterable { case viewRadius = "view_radius", steps }
+
+  public init(from decoder: Decoder) throws {
+    if (try? decoder.unkeyedContainer()) != nil {
+      steps = try decoder.singleValueContainer().decode([Step].self).flatMap(\.gestures)
+      return
+    }
+    try decoder.rejectUnknownKeys(CodingKeys.self)
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    viewRadius = try c.decodeIfPresent(Double.self, forKey: .viewRadius) ?? 150
+    guard viewRadius.isFinite, viewRadius > 0, viewRadius <= 10_000 else {
+      throw DecodingError.dataCorruptedError(forKey: .viewRadius, in: c, debugDescription: "view_radius \(viewRadius) is out of range: expected (0, 10000] points")
+    }
+    steps = try (c.decodeIfPresent([Step].self, forKey: .steps) ?? []).flatMap(\.gestures)
+  }
+
+  /// The steps, with a final confirm when the script has neither confirm nor cancel.
+  public var effectiveSteps: [Gesture] {
+    let ends = steps.contains { if case .confirm = $0 { return true }; if case .cancel = $0 { return true }; return false }
+    return ends ? steps : steps + [.confirm]
+  }
+
+  struct Step: Decodable {
+    let gestures: [Gesture]
+    enum Keys: String, CodingKey, CaseIterable { case drag, translations, end, tap, detectionError = "detection_error" }
+    init(from decoder: Decoder) throws {
+      if let word = try? decoder.singleValueContainer().decode(String.self) {
+        switch word {
+        case "confirm": gestures = [.confirm]
+        case "cancel": gestures = [.cancel]
+        case "reset": gestures = [.reset]
+        case "toggle_placement": gestures = [.togglePlacement]
+        case "manual_entry": gestures = [.manualEntry]
+        default:
+          throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
+            "gesture '\(word)' is unknown: expected confirm, cancel, reset, toggle_placement, manual_entry, or a drag/tap/detection_error map"))
+        }
+        return
+      }
+      try decoder.rejectUnknownKeys(Keys.self)
+      let c = try decoder.container(keyedBy: Keys.self)
+      if let arrow = try c.decodeIfPresent(Int.self, forKey: .drag) {
+        let ts = try c.decode([[Double]].self, forKey: .translations)
+        var g: [Gesture] = []
+        for t in ts {
+          guard t.count == 2, t.allSatisfy({ $0.isFinite && abs($0) < 1e6 }) else {
+            throw DecodingError.dataCorruptedError(forKey: .translations, in: c, debugDescription: "translation \(t) is not a finite [dx, dy] pair in points")
+          }
+          g.append(.dragChanged(arrow: arrow, translation: Double2(t[0], t[1])))
+        }
+        if try c.decodeIfPresent(Bool.self, forKey: .end) ?? true { g.append(.dragEnded(arrow: arrow)) }
+        gestures = g
+      } else if let p = try c.decodeIfPresent([Double].self, forKey: .tap) {
+        guard p.count == 2, p.allSatisfy({ $0.isFinite && abs($0) < 1e6 }) else {
+          throw DecodingError.dataCorruptedError(forKey: .tap, in: c, debugDescription: "tap \(p) is not a finite [x, y] pair")
+        }
+        gestures = [.tap(Double2(p[0], p[1]))]
+      } else if let m = try c.decodeIfPresent(String.self, forKey: .detectionError) {
+        gestures = [.detectionError(m)]
+      } else {
+        throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a gesture map needs drag, tap or detection_error"))
+      }
+    }
+  }
+}
+
+/// Persistence steps of a scenario: what is already in the database, how this
+/// end is saved, and whether the app crashes part-way.
+public struct PersistSpec: Sendable, Decodable {
+  /// nil: the profile's (`ios`: dropped, as seed 000's camera flow; seed 002's tap path keeps them).
+  public var coordinates: CoordinatePolicy?
+  public var upsert: UpsertSemantics = .update
+  public var end: Int = 1
+  public var prior: [PriorEnd] = []
+  public var resume: ResumeSemantics = .seed002
+  /// Simulated crash: only the first `crashAfter` arrows of this end commit.
+  public var crashAfter: Int?
+  /// Start from a version-36 database and migrate it.
+  public var fromVersion36: Bool = false
+
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case coordinates, upsert, end, prior, resume
+    case crashAfter = "crash_after", fromVersion36 = "from_version_36"
+  }
+  public init(from decoder: Decoder) throws {
+    try decoder.rejectUnknownKeys(CodingKeys.self)
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    coordinates = try c.decodeIfPresent(CoordinatePolicy.self, forKey: .coordinates)
+    upsert = try c.decodeIfPresent(UpsertSemantics.self, forKey: .upsert) ?? .update
+    end = try c.decodeIfPresent(Int.self, forKey: .end) ?? 1
+    guard (1...1000).contains(end) else {
+      throw DecodingError.dataCorruptedError(forKey: .end, in: c, debugDescription: "end \(end) is out of range: expected 1...1000")
+    }
+    prior = try c.decodeIfPresent([PriorEnd].self, forKey: .prior) ?? []
+    resume = try c.decodeIfPresent(ResumeSemantics.self, forKey: .resume) ?? .seed002
+    crashAfter = try c.decodeIfPresent(Int.self, forKey: .crashAfter)
+    fromVersion36 = try c.decodeIfPresent(Bool.self, forKey: .fromVersion36) ?? false
+  }
+
+  /// An end saved before this run: arrows as `[score, is_x, x, y]` (x, y may be null).
+  public struct PriorEnd: Sendable, Decodable {
+    public var end: Int
+    public var arrows: [[JSONScalar]]
+    public var complete: Bool
+    enum CodingKeys: String, CodingKey, CaseIterable { case end, arrows, complete }
+    public init(from decoder: Decoder) throws {
+      try decoder.rejectUnknownKeys(CodingKeys.self)
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      end = try c.decode(Int.self, forKey: .end)
+      arrows = try c.decode([[JSONScalar]].self, forKey: .arrows)
+      complete = try c.decodeIfPresent(Bool.self, forKey: .complete) ?? true
+    }
+  }
+}
+
+/// A number, bool or null inside a YAML list.
+public enum JSONScalar: Sendable, Decodable, Hashable {
+  case number(Double), bool(Bool), null
+  public init(from decoder: Decoder) throws {
+    let c = try decoder.singleValueContainer()
+    if c.decodeNil() { self = .null } else if let b = try? c.decode(Bool.self) { self = .bool(b) } else { self = .number(try c.decode(Double.self)) }
+  }
+  var double: Double? { if case .number(let d) = self { return d }; return nil }
+  var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
+}
+
+/// Explicit expectations checked besides the goldens (every run profile).
+public struct Expectations: Sendable, Decodable {
+  public var detections: Int?, confirmed: Int?, endTotal: Int?
+  public var scores: [Int]?, x: [Bool]?, confirmedScores: [Int]?, wasAdjusted: [Bool]?
+  public var placementMode: Bool?, extraWarning: Bool?, error: Bool?
+  public var rescoreChanges: Int?, resumeArrowNumber: Int?, resumeEnd: Int?
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case detections, confirmed, scores, x, error
+    case endTotal = "end_total", confirmedScores = "confirmed_scores", wasAdjusted = "was_adjusted"
+    case placementMode = "placement_mode", extraWarning = "extra_warning"
+    case rescoreChanges = "rescore_changes", resumeArrowNumber = "resume_arrow_number", resumeEnd = "resume_end"
+  }
+  public init(from decoder: Decoder) throws {
+    try decoder.rejectUnknownKeys(CodingKeys.self)
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    detections = try c.decodeIfPresent(Int.self, forKey: .detections)
+    confirmed = try c.decodeIfPresent(Int.self, forKey: .confirmed)
+    endTotal = try c.decodeIfPresent(Int.self, forKey: .endTotal)
+    scores = try c.decodeIfPresent([Int].self, forKey: .scores)
+    x = try c.decodeIfPresent([Bool].self, forKey: .x)
+    confirmedScores = try c.decodeIfPresent([Int].self, forKey: .confirmedScores)
+    wasAdjusted = try c.decodeIfPresent([Bool].self, forKey: .wasAdjusted)
+    placementMode = try c.decodeIfPresent(Bool.self, forKey: .placementMode)
+    extraWarning = try c.decodeIfPresent(Bool.self, forKey: .extraWarning)
+    error = try c.decodeIfPresent(Bool.self, forKey: .error)
+    rescoreChanges = try c.decodeIfPresent(Int.self, forKey: .rescoreChanges)
+    resumeArrowNumber = try c.decodeIfPresent(Int.self, forKey: .resumeArrowNumber)
+    resumeEnd = try c.decodeIfPresent(Int.self, forKey: .resumeEnd)
+  }
+}

@@ -1,0 +1,140 @@
+import Pipelines
+import Adjustment
+import Imaging
+import Core
+import Detection
+import Foundation
+import Inference
+import Persistence
+import Scoring
+import Synth
+
+/// One profile's run of a scenario.
+public struct ProfileRun: Sendable {
+  public let profile: String
+  public let result: RunResult
+  public let resume: ResumeState?
+  public let databaseDump: String?
+}
+
+/// Everything a scenario produced, and the explicit expectations it missed.
+public struct ScenarioOutcome: Sendable {
+  public let id: String
+  public let image: RGBA8Image
+  public let truth: GroundTruth
+  public let runs: [ProfileRun]
+  public let failures: [String]
+  /// Undeclared differences from the truth (and declared ones that no longer occur).
+  public let truthFailures: [String]
+  /// Declared differences from the truth, with their reasons, for the report.
+  public let truthDeclared: [String]
+}
+
+/// Runs archery scenarios: synthesize → pipeline per profile → persist →
+/// resume → expectations.
+public enum ScenarioRunner {
+  /// Runs `s`; databases are written under `workDir` (a fresh file per profile).
+  public static func run(_ s: ArcheryScenario, id: String, workDir: String, threads: Int = ProcessorCount.available) throws(PipelineError) -> ScenarioOutcome {
+    let synth: SynthResult
+    do { synth = try Synthesizer.render(s.scene) } catch { throw PipelineError("\(error)") }
+    let truth = synth.truth
+    let face = truth.scene.face
+    var runs: [ProfileRun] = []
+    var failures: [String] = []
+    var truthFailures: [String] = [], truthDeclared: [String] = []
+    // Read and plan the refiner once for every profile.
+    var refiner: ArrowRefiner?
+    if let path = s.detector.refiner {
+      do { refiner = try ArrowRefiner(contentsOf: path) } catch { throw PipelineError("detector refiner '\(path)': \(error)") }
+    }
+    for name in s.profiles {
+      let profile = s.overrides.apply(to: try PlatformProfile.named(name))
+      var req = RunRequest(image: synth.image, profile: profile, face: face, diameterCm: truth.scene.diameterCm,
+                           rule: s.rule, detector: try detector(s, truth: truth, profile: profile, image: synth.image),
+                           expectedArrows: s.expectedArrows ?? truth.arrows.count)
+      req.precision = s.precision
+      req.confirmPrecision = s.confirmPrecision
+      req.arrowMM = s.arrowMM ?? 5.5
+      req.spots = s.spots
+      req.gestures = s.gestures.effectiveSteps
+      req.viewRadius = s.gestures.viewRadius
+      req.seed = s.scene.seed
+      req.timestamp = s.clock
+      req.refiner = refiner
+      req.threads = threads
+      if case .none = req.detector, let e = truth.ellipse {
+        req.targetHint = FittedEllipse(cx: e.centerX, cy: e.centerY, a: e.semiMajor, b: e.semiMinor, angleDeg: e.angleDeg)
+      }
+      var dbPath: String?
+      var store: RoundStore?
+      var round: Int64?
+      if let p = s.persist {
+        let path = workDir + "/\(id)-\(name).sqlite"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        do {
+          let st = try RoundStore(path: path, upsert: p.upsert, baselineOnly: p.fromVersion36)
+          if p.fromVersion36 { try st.migrate() }
+          let r = try st.createRound(name: id, face: face.id, arrowsPerEnd: req.expectedArrows,
+                                     ends: max(p.end, p.prior.map(\.end).max() ?? 1), createdAt: s.clock)
+          for e in p.prior {
+            for (i, a) in e.arrows.enumerated() {
+              guard a.count == 4, let score = a[0].double, let isX = a[1].bool else {
+                throw PersistenceError("prior end \(e.end) arrow \(i + 1) is not [score, is_x, x, y]")
+              }
+              try st.saveArrowScore(round: r, end: e.end, arrow: i + 1, score: Int(score), isX: isX, x: a[2].double, y: a[3].double)
+            }
+            if e.complete { try st.completeEnd(round: r, end: e.end) }
+          }
+          store = st; round = r; dbPath = path
+          req.persist = PersistRequest(path: path, round: r, end: p.end, coordinates: p.coordinates ?? req.profile.coordinates, upsert: p.upsert, limit: p.crashAfter)
+        } catch { throw PipelineError("scenario \(id): \(error)") }
+      }
+      let result = try ArcheryPipeline.run(req)
+      var resume: ResumeState?
+      var dump: String?
+      if let st = store, let r = round, let p = s.persist {
+        do {
+          resume = try ResumeStage.resume(st, round: r, semantics: p.resume, rule: s.rule, diameterCm: truth.scene.diameterCm)
+          dump = try st.dump()
+        } catch { throw PipelineError("scenario \(id): \(error)") }
+        _ = dbPath
+      }
+      failures += check(s.expect, result, resume, profile: name)
+      if TruthGate.applies(s) {
+        let gate = TruthGate.check(s, truth: truth, run: result, profile: name)
+        truthFailures += gate.failures; truthDeclared += gate.declared
+      }
+      runs.append(ProfileRun(profile: name, result: result, resume: resume, databaseDump: dump))
+    }
+    if !TruthGate.applies(s), !s.expectWrong.isEmpty {
+      truthFailures.append("expect_wrong is set, but the truth gate does not apply (scripted boxes, taps, gestures or no detector)")
+    }
+    return ScenarioOutcome(id: id, image: synth.image, truth: truth, runs: runs, failures: failures,
+                           truthFailures: truthFailures, truthDeclared: truthDeclared)
+  }
+
+  /// The detector source a scenario asks for. `truth` is a perfect detector:
+  /// each true impact box mapped into model-input pixels, with scripted confidences.
+  static func detector(_ s: ArcheryScenario, truth: GroundTruth, profile: PlatformProfile, image: RGBA8Image) throws(PipelineError) -> DetectorSource {
+    let extra = s.detector.boxes.map(\.raw)
+    switch s.detector.source {
+    case "none": return .none
+    case "face": return .face(s.detector.points)
+    case "boxes": return .boxes(extra)
+    case "tensor":
+      if let t = s.detector.tensor { return .tensor(values: t.values, shape: t.shape) }
+      guard let path = s.detector.npy else { throw PipelineError("detector source 'tensor' needs a tensor") }
+      do {
+        let t = try NPY.read(path)
+        return .tensor(values: t.scalars, shape: t.shape)
+      } catch { throw PipelineError("detector npy '\(path)': \(error)") }
+    case "model":
+      guard let m = s.detector.model else { throw PipelineError("detector source 'model' needs 'model: PATH'") }
+      return .model(path: m)
+    default:
+      let mapping = profile.mapping(width: image.width, height: image.height)
+      let conf = s.detector.confidences.isEmpty ? [0.9] : s.detector.confidences
+      return .boxes(truthBoxes(truth.arrows, targetBox: s.detector.targetBox ? truth.targetBox : nil, mapping: mapping, confidences: conf) + extra)
+    }
+  }
+}

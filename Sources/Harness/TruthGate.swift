@@ -1,0 +1,128 @@
+import Pipelines
+import Scoring
+import Synth
+
+/// A difference a scenario declares between a run and the truth, with its reason.
+public struct DeclaredWrong: Sendable, Hashable, Decodable {
+  /// A truth arrow (index in the truth file's `arrows`) scored or flagged wrong.
+  public var arrow: Int?
+  /// How many truth arrows no detection matches.
+  public var missed: Int?
+  /// How many detections match no truth arrow.
+  public var extra: Int?
+  /// The confirmed end total differs from the truth's.
+  public var total: Bool?
+  /// Why: shown in the report, required.
+  public var reason: String
+
+  enum CodingKeys: String, CodingKey, CaseIterable { case arrow, missed, extra, total, reason }
+  public init(from decoder: Decoder) throws {
+    try decoder.rejectUnknownKeys(CodingKeys.self)
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    arrow = try c.decodeIfPresent(Int.self, forKey: .arrow)
+    missed = try c.decodeIfPresent(Int.self, forKey: .missed)
+    extra = try c.decodeIfPresent(Int.self, forKey: .extra)
+    total = try c.decodeIfPresent(Bool.self, forKey: .total)
+    reason = try c.decode(String.self, forKey: .reason)
+    let named = [arrow != nil, missed != nil, extra != nil, total != nil].filter { $0 }.count
+    guard named == 1 else {
+      throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
+        "an expect_wrong entry names exactly one of arrow, missed, extra, total (with a reason)"))
+    }
+    guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
+      throw DecodingError.dataCorruptedError(forKey: .reason, in: c, debugDescription: "an expect_wrong entry needs a reason")
+    }
+  }
+}
+
+/// The truth gate: a run with a perfect or model detector is compared with the
+/// ground truth the synthesizer stored, independently of its golden, so a golden
+/// can never pin a wrong score unless the scenario says so (and why).
+public enum TruthGate {
+  /// Matching radius in photo pixels.
+  public static let matchPixels = 8.0
+
+  /// True when the gate applies: the detector is the truth or a model, and no
+  /// gesture other than confirm edits the end (taps, drags and scripted boxes keep their own `expect`).
+  public static func applies(_ s: ArcheryScenario) -> Bool {
+    guard ["truth", "model"].contains(s.detector.source), s.detector.boxes.isEmpty else { return false }
+    return s.gestures.effectiveSteps.allSatisfy { if case .confirm = $0 { return true } else { return false } }
+  }
+
+  /// Differences between the run and the truth, each a line naming what differs.
+  /// Declared ones are checked too: a declared difference that does not occur is an unexpected pass.
+  public static func check(_ s: ArcheryScenario, truth: GroundTruth, run: RunResult, profile: String) -> (failures: [String], declared: [String]) {
+    let face = truth.scene.face
+    let pairs = match(truth, run)
+    var wrongArrows: [Int: String] = [:]
+    var truthTotal = 0
+    for (t, a) in truth.arrows.enumerated() {
+      let spot: SpotAssignment = s.spots == .sequential ? .index(t % face.spots.count) : .nearest
+      let want = Scorer.scoreUnchecked(ScoreRequest(face: face, x: a.normalizedX, y: a.normalizedY, rule: s.rule,
+                                                    diameterCm: truth.scene.diameterCm, arrowMM: run.request.arrowMM, spot: spot))
+      truthTotal += want.score
+      guard let d = pairs[t] else { continue }
+      let got = run.detections[d].score
+      if got.score != want.score || got.isX != want.isX {
+        wrongArrows[t] = "arrow \(t) (truth at \(r3(a.normalizedX)), \(r3(a.normalizedY))): expected \(want.label), got \(got.label)"
+      }
+    }
+    let missed = truth.arrows.count - pairs.count
+    let extra = run.detections.count - pairs.count
+    let confirmedTotal = run.confirmed?.reduce(0) { $0 + $1.score }
+    let totalWrong = confirmedTotal.map { $0 != truthTotal } ?? false
+
+    let declared = s.expectWrong[profile] ?? []
+    var failures: [String] = []
+    var shown: [String] = []
+    let declaredArrows = Dictionary(declared.compactMap { d in d.arrow.map { ($0, d.reason) } }, uniquingKeysWith: { a, _ in a })
+    for (t, line) in wrongArrows.sorted(by: { $0.key < $1.key }) {
+      if let why = declaredArrows[t] { shown.append("\(profile): \(line) — declared: \(why)") } else { failures.append("\(profile): \(line)") }
+    }
+    for (t, why) in declaredArrows.sorted(by: { $0.key < $1.key }) where wrongArrows[t] == nil {
+      failures.append("\(profile): arrow \(t) is declared wrong (\(why)) but now scores as the truth: an unexpected pass")
+    }
+    func count(_ what: String, _ actual: Int, _ want: Int?, _ why: String?) {
+      let w = want ?? 0
+      if actual == w {
+        if actual > 0, let why { shown.append("\(profile): \(actual) \(what) — declared: \(why)") }
+      } else if want == nil {
+        failures.append("\(profile): \(actual) \(what) (truth \(truth.arrows.count) arrows, \(run.detections.count) detections)")
+      } else {
+        failures.append("\(profile): \(actual) \(what), declared \(w) (\(why ?? "")): \(actual < w ? "an unexpected pass" : "more than declared")")
+      }
+    }
+    let m = declared.first { $0.missed != nil }, x = declared.first { $0.extra != nil }
+    count("arrows missed", missed, m?.missed, m?.reason)
+    count("extra detections", extra, x?.extra, x?.reason)
+    let t = declared.first { $0.total != nil }
+    if totalWrong {
+      let line = "end total: expected \(truthTotal), got \(confirmedTotal ?? 0)"
+      if let t { shown.append("\(profile): \(line) — declared: \(t.reason)") } else { failures.append("\(profile): \(line)") }
+    } else if let t, t.total == true {
+      failures.append("\(profile): the end total is declared wrong (\(t.reason)) but matches the truth: an unexpected pass")
+    }
+    return (failures, shown)
+  }
+
+  /// Detections matched to truth arrows one to one, closest pairs first, within `matchPixels`:
+  /// truth index → detection index.
+  static func match(_ truth: GroundTruth, _ run: RunResult) -> [Int: Int] {
+    var candidates: [(Double, Int, Int)] = []
+    for (t, a) in truth.arrows.enumerated() {
+      for (d, det) in run.detections.enumerated() {
+        let dx = Double(det.pixelX) - a.pixelX, dy = Double(det.pixelY) - a.pixelY
+        let dist = (dx * dx + dy * dy).squareRoot()
+        if dist <= matchPixels { candidates.append((dist, t, d)) }
+      }
+    }
+    candidates.sort { $0.0 != $1.0 ? $0.0 < $1.0 : ($0.1, $0.2) < ($1.1, $1.2) }
+    var byTruth: [Int: Int] = [:], used = Set<Int>()
+    for (_, t, d) in candidates where byTruth[t] == nil && !used.contains(d) {
+      byTruth[t] = d; used.insert(d)
+    }
+    return byTruth
+  }
+
+  static func r3(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
+}

@@ -1,0 +1,89 @@
+import Adjustment
+import Core
+import Imaging
+import Detection
+import Inference
+import Persistence
+import Scoring
+
+/// Where detections come from.
+public enum DetectorSource: Sendable {
+  /// Raw candidates in model-input pixels, as a scenario scripts them.
+  case boxes([RawBox])
+  /// A raw output tensor, [1, 4 + classes, anchors].
+  case tensor(values: [Float], shape: [Int])
+  /// An ONNX model run by the CPU backend, read from `path` for this run.
+  case model(path: String)
+  /// An ONNX model already loaded: runs over many photos parse the file and
+  /// plan its buffers once.
+  case loaded(InferenceModel, name: String)
+  /// No detector: the target comes from the hint; no arrows are detected.
+  case none
+  /// Detections given in face coordinates (x right, y down, 1 = the scoring edge),
+  /// bypassing the detector and the ring fit: for scenarios that test arithmetic.
+  case face([[Double]])
+}
+
+/// Which spot of a multi-spot face each arrow is scored on.
+public enum SpotRule: String, Sendable, Hashable, CaseIterable {
+  /// The spot it hit.
+  case nearest
+  /// Arrow i → spot i mod n (the seed style).
+  case sequential
+}
+
+/// Where and how to persist the confirmed end.
+public struct PersistRequest: Sendable {
+  public var path: String
+  public var round: Int64?
+  public var end: Int
+  public var coordinates: CoordinatePolicy
+  public var upsert: UpsertSemantics
+  /// A simulated crash: only the first `limit` arrows are saved.
+  public var limit: Int?
+  public init(path: String, round: Int64?, end: Int, coordinates: CoordinatePolicy = .keepCoordinates,
+              upsert: UpsertSemantics = .update, limit: Int? = nil) {
+    self.path = path; self.round = round; self.end = end; self.coordinates = coordinates; self.upsert = upsert; self.limit = limit
+  }
+}
+
+/// Everything one run needs; every semantic choice explicit.
+public struct RunRequest: Sendable {
+  public var image: RGBA8Image
+  public var profile: PlatformProfile
+  public var face: Face
+  public var diameterCm: Double
+  public var rule: BoundaryRule
+  /// Arithmetic of the detection-time score (seed 000's `DetectedArrow` is Float).
+  public var precision: Precision = .float32Native
+  public var arrowMM: Double = 5.5
+  /// Printed ring-line width (mm) the target fit expects each ring edge to be
+  /// offset by half of; 0 takes the zone-colour steps as the zone boundaries (the
+  /// fit without line awareness, every ring half a line too large).
+  public var lineMM: Double = Face.printedLineMM
+  public var spots: SpotRule = .nearest
+  /// The arithmetic of edit-time scoring at confirm (seed 000 edits `EditableArrow` in Double;
+  /// `precision` is the detection-time arithmetic, seed 000's Float `DetectedArrow`).
+  public var confirmPrecision: Precision = .double
+  public var detector: DetectorSource
+  /// A second look at each arrow candidate at the photo's resolution (nil: the
+  /// detector's boxes at the profile's threshold, as the apps do).
+  public var refiner: ArrowRefiner?
+  /// A starting estimate of the face outline (pixels), when no target box is detected.
+  public var targetHint: FittedEllipse?
+  public var expectedArrows: Int
+  public var gestures: [Gesture] = []
+  public var viewRadius: Double = 150
+  public var seed: UInt64 = 0
+  /// The injected clock's reading, ISO 8601.
+  public var timestamp: String = "1970-01-01T00:00:00Z"
+  public var persist: PersistRequest?
+  /// Threads the detector model runs on (results do not depend on it).
+  public var threads: Int = ProcessorCount.available
+
+  public init(image: RGBA8Image, profile: PlatformProfile, face: Face, diameterCm: Double? = nil, rule: BoundaryRule = .inclusive,
+              detector: DetectorSource, expectedArrows: Int) {
+    self.image = image; self.profile = profile; self.face = face; self.diameterCm = diameterCm ?? face.diametersCm[0]
+    self.rule = rule; self.detector = detector; self.expectedArrows = expectedArrows
+  }
+}
