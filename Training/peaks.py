@@ -147,8 +147,8 @@ def merge(points, radius):
 
 
 # The eight symmetries of the square window as (transpose, mirror x, mirror y),
-# applied in that order; --views N reads the first N (WindowView.all in
-# Sources/Pipeline/ArrowRefinement+Views.swift).
+# applied in that order; --views N reads the first N (the multi-view experiment,
+# Training/experiments/README.md; the shipped refiner reads one view).
 VIEWS = [(t, fx, fy) for t in (False, True) for fx, fy in ((False, False), (True, False), (False, True), (True, True))]
 
 
