@@ -14,6 +14,7 @@ import Scoring
 /// fit each spot's ring on its own.
 extension TargetLocator {
   static func refineSpots(_ image: RGBA8Image, face: Face, start: FittedEllipse, method: String, lineWidth: Double) -> TargetFit {
+    if let fit = refineSpotsFromBlobs(image, face: face, start: start, lineWidth: lineWidth) { return fit }
     let edges = contrastEdges(face, lineWidth: lineWidth)
     guard let edge = edges.first else { return TargetFit(ellipse: start, method: method, edgePoints: 0, medianResidual: 0) }
     let ext = face.layoutHalfExtent
@@ -128,25 +129,36 @@ extension TargetLocator {
   }
 }
 
-/// Each spot's fitted outer ring and the sheet's rotation.
+/// Each spot located as a face of its own, and the sheet's rotation.
 public struct SpotFits: Sendable, Hashable {
-  public let ellipses: [FittedEllipse]
+  /// One fit per spot, in layout order (rectified where two of its edges agree).
+  public let fits: [TargetFit]
   /// The sheet's in-plane rotation, radians.
   public let theta: Double
   let layout: [Spot]
+
+  init(fits: [TargetFit], theta: Double, layout: [Spot]) {
+    self.fits = fits; self.theta = theta; self.layout = layout
+  }
+
+  /// From one fitted outer-ring ellipse per spot (no perspective undone).
+  init(ellipses: [FittedEllipse], theta: Double, layout: [Spot]) {
+    self.init(fits: ellipses.map { TargetFit(ellipse: $0, method: "ring-edges", edgePoints: 0, medianResidual: 0) },
+              theta: theta, layout: layout)
+  }
 
   /// The sheet point of a pixel: its distance from the nearest spot's centre in
   /// that spot's fitted frame, placed around that spot in the sheet's orientation.
   func normalize(_ x: Double, _ y: Double) -> (Double, Double) {
     var bestJ = 0, bestD = Double.infinity
-    for (j, e) in ellipses.enumerated() {
-      let n = e.normalize(x, y)
+    for (j, f) in fits.enumerated() {
+      let n = f.normalize(x, y)
       let d = (n.0 * n.0 + n.1 * n.1).squareRoot()
       if d < bestD { bestD = d; bestJ = j }
     }
-    let e = ellipses[bestJ], s = layout[bestJ]
+    let f = fits[bestJ], s = layout[bestJ]
     // Direction in the sheet frame: the pixel offset turned back by the sheet's rotation.
-    let dx = x - e.cx, dy = y - e.cy
+    let dx = x - f.centerX, dy = y - f.centerY
     let phi = atan2(dy, dx) - theta
     return (s.x + bestD * s.radius * cos(phi), s.y + bestD * s.radius * sin(phi))
   }
