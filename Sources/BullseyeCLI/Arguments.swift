@@ -45,3 +45,8 @@ enum SynthKind: String, CaseIterable, ExpressibleByArgument {
   /// The dataset kind it writes with `--dataset`.
   var dataset: DatasetKind { self == .setcards ? .setcards : .target }
 }
+
+/// `eval archery --detector`: the shipped (or given) model, or the perfect detector.
+enum EvalDetector: String, CaseIterable, ExpressibleByArgument {
+  case model, truth
+}

@@ -54,8 +54,10 @@ struct EvalArchery: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "archery", abstract: "Arrow detector through the whole pipeline: recall, precision, impact error, score accuracy.")
   @Option(parsing: .unconditional) var images: Int = 50
   @Option(help: "First image seed (held out: training used other seeds).") var seed: UInt64 = 7_000_000
-  @Option(help: "An ONNX detector, or 'truth' for a perfect detector (the rest of the pipeline's ceiling).")
-  var model: String = "Models/arrow-detector.onnx"
+  @Option(help: "Which detector: the ONNX model (--model), or truth, a perfect detector built from the true boxes (the rest of the pipeline's ceiling).")
+  var detector: EvalDetector = .model
+  @Option(help: "The ONNX detector for --detector model (default: Models/arrow-detector.onnx).")
+  var model: String?
   @Option(help: "Platform profile.") var profile: ProfileName = .ios
   @Option var size: String = "1280x960"
   @Option(help: "The face drawn and scored (`bullseye faces` lists them); the quality bars are for 10_zone.")
@@ -96,6 +98,19 @@ struct EvalArchery: ParsableCommand {
 
   func validate() throws {
     try RemovedFlags.check(["--views": views, "--pair-verifier": pairVerifier, "--pair-verifier-accept": pairVerifierAccept])
+    if detector == .truth, let model, model != "truth" {
+      throw ValidationError("--detector truth cannot go with --model \(model): a perfect detector reads no model")
+    }
+  }
+
+  /// The evaluator's detector argument: a model path, or "truth". `--model truth`,
+  /// the old spelling of `--detector truth`, still works with a deprecation line.
+  var detectorArgument: String {
+    if model == "truth" {
+      LegacySpelling.warn("`--model truth` is deprecated: use `--detector truth` (the old spelling goes in \(LegacySpelling.removedIn))")
+      return "truth"
+    }
+    return detector == .truth ? "truth" : (model ?? "Models/arrow-detector.onnx")
   }
 
   func run() throws {
@@ -124,7 +139,7 @@ struct EvalArchery: ParsableCommand {
     }
     let e: ArcheryEvaluation
     do {
-      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile.rawValue, width: parts[0], height: parts[1],
+      e = try ArcheryEvaluator.run(images: images, seed: seed, model: detectorArgument, profile: profile.rawValue, width: parts[0], height: parts[1],
                                     face: face, lineMM: lineMM, impacts: set, truthBox: box, refiner: refiner, refinerSettings: settings,
                                     photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }

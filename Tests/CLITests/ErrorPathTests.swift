@@ -34,16 +34,16 @@ struct ErrorPathTests {
     Case(args: ["synth", "--scenario", "OUT/none.yaml", "--out", "OUT/a.png"], mentions: "none.yaml"),
     Case(args: ["synth", "--dataset", "OUT/d", "--count", "1", "--size", "64x64", "--impact-box", "huge"], mentions: "huge"),
     Case(args: ["synth", "--dataset", "OUT/d", "--count", "1", "--size", "64x64", "--faces", "10_zone,dartboard"], mentions: "dartboard"),
-    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--impact-box", "tiny"], mentions: "tiny"),
-    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--merge-px", "-2"], mentions: "-2"),
-    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--trust-px", "100"], mentions: "100"),
-    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--views", "3"], mentions: "--views was removed: the shipped refiner reads each window once"),
-    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--face", "nope"], mentions: "nope"),
-    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--line-mm", "-1"], mentions: "-1"),
+    Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--impact-box", "tiny"], mentions: "tiny"),
+    Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--merge-px", "-2"], mentions: "-2"),
+    Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--trust-px", "100"], mentions: "100"),
+    Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--views", "3"], mentions: "--views was removed: the shipped refiner reads each window once"),
+    Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--face", "nope"], mentions: "nope"),
+    Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--line-mm", "-1"], mentions: "-1"),
     Case(args: ["run", "archery", "--image", "OUT/none.png", "--line-mm", "50", "--out", "OUT/r.json"], mentions: "50"),
     Case(args: ["run", "archery", "--image", "OUT/none.png", "--refiner-views", "5", "--out", "OUT/r.json"], mentions: "--refiner-views was removed"),
     Case(args: ["run", "archery", "--image", "OUT/none.png", "--pair-verifier", "p.onnx", "--out", "OUT/r.json"], mentions: "--pair-verifier was removed: the shipped refiner's own partner channel"),
-    Case(args: ["eval", "archery", "--images", "1", "--model", "truth", "--pair-verifier-accept", "0.5"], mentions: "--pair-verifier-accept was removed"),
+    Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--pair-verifier-accept", "0.5"], mentions: "--pair-verifier-accept was removed"),
   ]
 
   @Test(arguments: cases)

@@ -12,7 +12,7 @@ struct EvalArcheryTests {
 
   @Test func perfectDetectorHasNoExtrasAndKeepsEveryPhoto() throws {
     let dir = try CLIRunner.scratch("evalphotos")
-    let r = try CLIRunner.run(["eval", "archery", "--images", "2", "--seed", "7000000", "--model", "truth", "--size", "640x480",
+    let r = try CLIRunner.run(["eval", "archery", "--images", "2", "--seed", "7000000", "--detector", "truth", "--size", "640x480",
                                "--json", "--photos", dir + "/p"])
     #expect(r.status == 0, "\(r.stderr)")
     let d = try json(r)

@@ -58,6 +58,16 @@ struct TypedOptionsTests {
     #expect(unknown.status == 2 && unknown.stderr.contains("--kind 'darts' is unknown: expected archery, setcards, obstacles"))
   }
 
+  @Test func oldModelTruthSpellingStillWorks() throws {
+    let old = try CLIRunner.run(["eval", "archery", "--images", "1", "--model", "truth", "--json"])
+    let new = try CLIRunner.run(["eval", "archery", "--images", "1", "--detector", "truth", "--json"])
+    #expect(old.status == 0 && new.status == 0, "\(old.stderr) \(new.stderr)")
+    #expect(old.stderr.contains("`--model truth` is deprecated: use `--detector truth`") && new.stderr.isEmpty)
+    #expect(old.stdout == new.stdout)
+    let both = try CLIRunner.run(["eval", "archery", "--images", "1", "--detector", "truth", "--model", "m.onnx"])
+    #expect(both.status == 2 && both.stderr.contains("--detector truth cannot go with --model m.onnx"), "\(both.stderr)")
+  }
+
   @Test(arguments: [["run", "archery", "--image", "p.png", "--out", "r.json", "--threads", "0"],
                     ["run", "setcards", "--image", "p.png", "--out", "r.json", "--threads", "1000"],
                     ["verify", "--threads", "0"]])
