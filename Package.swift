@@ -53,7 +53,7 @@ let package = Package(
     .target(name: "Fuzz", dependencies: ["Core", "Scoring"]),
     .target(
       name: "Conformance",
-      dependencies: ["Core", "Scoring", "Detection", "Adjustment", "Persistence", "SetCards"]),
+      dependencies: ["Core", "Imaging", "Scoring", "Detection", "Adjustment", "Persistence", "SetCards"]),
     .target(name: "Dataset", dependencies: ["Core", "Imaging", "Scoring", "Synth", "SetCards"]),
     // libFuzzer targets (`make fuzz` builds them with -sanitize=fuzzer); plain builds replay files.
     .target(name: "CFuzzDriver"),
@@ -84,7 +84,7 @@ let package = Package(
     .testTarget(name: "CanvasTests", dependencies: ["Canvas", "Imaging"]),
     .testTarget(name: "SynthTests", dependencies: ["Synth", "Scoring", "Canvas", "Core", "TestSupport"]),
     .testTarget(name: "InferenceTests", dependencies: ["Inference"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "DetectionTests", dependencies: ["Detection", "Synth", "Scoring", "TestSupport"]),
+    .testTarget(name: "DetectionTests", dependencies: ["Detection", "Imaging", "Synth", "Scoring", "TestSupport"]),
     .testTarget(name: "AdjustmentTests", dependencies: ["Adjustment", "Scoring", "TestSupport"]),
     .testTarget(
       name: "PersistenceTests",
@@ -101,7 +101,7 @@ let package = Package(
     .testTarget(name: "HarnessTests", dependencies: ["Harness", "Overlays", "Core", "Canvas", "Inference", "Pipelines", "Obstacles", "SetCards"]),
     .testTarget(
       name: "ConformanceTests",
-      dependencies: ["Conformance", "Core", "Scoring", "Detection", "Adjustment", "Persistence", "Obstacles", "Pipelines"]),
+      dependencies: ["Conformance", "Core", "Imaging", "Scoring", "Detection", "Adjustment", "Persistence", "Obstacles", "Pipelines"]),
     .testTarget(name: "DatasetTests", dependencies: ["Dataset", "Synth", "Core"]),
     .testTarget(name: "CLITests", dependencies: ["BullseyeCLI", "Core", "Persistence"]),
   ]

@@ -1,5 +1,6 @@
 import Adjustment
 import Detection
+import Imaging
 import Persistence
 import Scoring
 

@@ -1,5 +1,6 @@
 import Core
 import Detection
+import Imaging
 import Scoring
 
 /// The expected answer of a case: the library code the pipeline runs, called

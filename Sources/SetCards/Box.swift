@@ -1,3 +1,5 @@
+import Imaging
+
 /// An axis-aligned box in image pixels, corners (x1, y1) top-left and (x2, y2)
 /// bottom-right, as floats (the detector's xyxy).
 public struct Box: Sendable, Hashable, CustomStringConvertible {
@@ -38,14 +40,9 @@ public struct Box: Sendable, Hashable, CustomStringConvertible {
   /// `[x1, y1, x2, y2]`.
   public var xyxy: [Double] { [x1, y1, x2, y2] }
 
-  /// Intersection over union; 0 when both are empty.
-  public func iou(_ other: Box) -> Double {
-    let ix = max(0, min(x2, other.x2) - max(x1, other.x1))
-    let iy = max(0, min(y2, other.y2) - max(y1, other.y1))
-    let inter = ix * iy
-    let union = area + other.area - inter
-    return union > 0 ? inter / union : 0
-  }
+  /// Intersection over union (Imaging's `iou`, the one every stage uses); 0 when
+  /// either box is empty or inverted.
+  public func iou(_ other: Box) -> Double { Imaging.iou((x1, y1, x2, y2), (other.x1, other.y1, other.x2, other.y2)) }
 
   /// Clipped to `0...width` × `0...height`.
   public func clipped(width: Int, height: Int) -> Box {

@@ -1,3 +1,5 @@
+import Imaging
+
 /// Where detections come from: the detector's raw output, or boxes a scenario
 /// scripts (raw, so NMS and the merged filter still run on them).
 public enum DetectionSource: Sendable {
@@ -77,14 +79,13 @@ public enum Detect {
   /// already kept box is strictly above `iouThreshold`; at most `maxDetections`.
   public static func nms(_ detections: [CardDetection], iouThreshold: Double,
                          maxDetections: Int = 300) -> [CardDetection] {
-    let order = detections.sorted {
-      $0.confidence != $1.confidence ? $0.confidence > $1.confidence : $0.source < $1.source
-    }
-    var kept: [CardDetection] = []
-    for d in order where kept.count < maxDetections {
-      if kept.allSatisfy({ $0.box.iou(d.box) <= iouThreshold }) { kept.append(d) }
-    }
-    return kept
+    guard maxDetections > 0 else { return [] }
+    // Imaging's greedy suppression visits by score, ties by index: index by source.
+    let bySource = detections.sorted { $0.source < $1.source }
+    let policy = NMSPolicy(overlap: .greater, classes: .agnostic, order: .byScore, measure: .union, maxKept: maxDetections)
+    let kept = suppress(corners: bySource.map { ($0.box.x1, $0.box.y1, $0.box.x2, $0.box.y2) }, scores: bySource.map(\.confidence),
+                        classes: [Int](repeating: 0, count: bySource.count), policy: policy, threshold: iouThreshold)
+    return kept.map { bySource[$0] }
   }
 
   /// The reference's merged-detection filter (solve.py): with at least 3 boxes,

@@ -1,6 +1,7 @@
 import Adjustment
 import Conformance
 import Detection
+import Imaging
 import Foundation
 import Obstacles
 import Persistence

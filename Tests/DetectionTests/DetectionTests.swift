@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import Detection
+import Imaging
 
 struct DetectionTests {
   @Test func decodesUltralyticsAndSeedLayouts() throws {
