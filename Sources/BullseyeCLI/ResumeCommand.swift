@@ -24,7 +24,8 @@ struct ResumeCommand: ParsableCommand {
       if json {
         print(try state.json.canonicalText(), terminator: "")
       } else {
-        print("round \(round): end \(state.currentEnd), arrow \(state.currentArrowNumber); restored \(state.arrows.count) arrows; \(state.rescoreChanges.count) of \(state.rescored) change when rescored")
+        let at = state.finished ? "finished" : "end \(state.currentEnd), arrow \(state.currentArrowNumber)"
+        print("round \(round): \(at); restored \(state.arrows.count) arrows; \(state.rescoreChanges.count) of \(state.rescored) change when rescored")
       }
     } catch let e as PersistenceError { throw CLIError(e) }
   }
@@ -63,7 +64,8 @@ struct SimulateRoundCommand: ParsableCommand {
         for a in 1...arrowsPerEnd {
           let x = g.uniform(-0.8...0.8), y = g.uniform(-0.8...0.8)
           let s = try Scorer.score(ScoreRequest(face: f, x: x, y: y))
-          try store.saveArrowScore(round: round, end: e, arrow: a, score: s.score, isX: s.isX, x: x, y: y, mode: mode) { step in
+          try store.saveArrowScore(round: round, end: e, arrow: a, score: s.score, isX: s.isX, x: x, y: y, mode: mode,
+                                   completesFullEnds: mode == .atomic) { step in
             if let c = crash, c.end == e, c.arrow == a, c.step == step { die("killed after step \(step.rawValue) of \(e) \(a)") }
           }
           emit("committed \(e) \(a) \(s.score)")

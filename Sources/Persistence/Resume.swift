@@ -23,6 +23,10 @@ public struct ResumeState: Sendable, Hashable {
   public let rescoreChanges: [RescoreChange]
   /// Arrows checked by the rescore pass (those with coordinates).
   public let rescored: Int
+  /// The round's status is `COMPLETED`: nothing is left to shoot, whatever end
+  /// `semantics` would ask for (seed 002's app never finishes a round, so under
+  /// its save steps this stays false and resume asks for the end after the last).
+  public var finished: Bool = false
 }
 
 /// The Resume stage's entry point.
@@ -66,7 +70,7 @@ public enum ResumeStage {
       }
     }
     return ResumeState(round: round, semantics: semantics, currentEnd: currentEnd, currentArrowNumber: arrows.count + 1,
-                       arrows: arrows, rescoreChanges: changes, rescored: checked)
+                       arrows: arrows, rescoreChanges: changes, rescored: checked, finished: snap.status == "COMPLETED")
   }
 
   /// Refuses a database the app could not have written (an arrow number past

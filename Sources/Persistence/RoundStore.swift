@@ -54,11 +54,15 @@ public final class RoundStore: Sendable {
 
   /// Saves one arrow: get or create the end, update or insert the arrow (by
   /// `upsert`), then recompute the end's total and X count — in one transaction
-  /// (`atomic`) or as three committed statements (`seed-002-steps`).
+  /// (`atomic`) or as three committed statements (`seed-002-steps`). With
+  /// `completesFullEnds` (a whole round saved arrow by arrow, as `simulate-round`
+  /// does), the atomic save also completes a full end and finishes a full round.
+  /// A confirmed end saved by the camera flow leaves completion to the app.
   /// `afterStep` runs after each step (inside the transaction when atomic): a
   /// crash test kills the process there, or throws to abandon the save.
   public func saveArrowScore(round: Int64, end: Int, arrow: Int, score: Int, isX: Bool, x: Double?, y: Double?,
-                             mode: SaveMode = .atomic, afterStep: ((SaveStep) throws -> Void)? = nil) throws(PersistenceError) {
+                             mode: SaveMode = .atomic, completesFullEnds: Bool = false,
+                             afterStep: ((SaveStep) throws -> Void)? = nil) throws(PersistenceError) {
     switch mode {
     case .atomic:
       try write { db in
@@ -68,6 +72,7 @@ public final class RoundStore: Sendable {
         try afterStep?(.arrow)
         try Self.updateTotals(db, endID: endID)
         try afterStep?(.total)
+        if completesFullEnds { try Self.completeIfFull(db, round: round, end: end, endID: endID) }
       }
     case .seed002Steps:
       let endID = try write { db in try Self.endID(db, round: round, end: end) }
@@ -96,6 +101,22 @@ public final class RoundStore: Sendable {
     default:
       try db.execute(sql: "INSERT INTO arrow_scores (end_score_id, arrow_number, score_value, is_x, x_coordinate, y_coordinate, input_method) VALUES (?, ?, ?, ?, ?, ?, ?)",
                      arguments: [endID, arrow, score, isX, fx, fy, method])
+    }
+  }
+
+  /// Bullseye's atomic mode: the arrow that fills its end completes the end, and
+  /// the one that fills the last end finishes the round, in the same transaction,
+  /// so a kill can never leave a full end open or a finished round in progress
+  /// (seed 002 completes the end in a later call and never finishes the round).
+  static func completeIfFull(_ db: Database, round: Int64, end: Int, endID: Int64) throws {
+    guard let shape = try Row.fetchOne(db, sql: "SELECT arrows_per_end, end_count FROM rounds WHERE id = ?", arguments: [round]) else { return }
+    let perEnd: Int = shape["arrows_per_end"], ends: Int = shape["end_count"]
+    let stored = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM arrow_scores WHERE end_score_id = ?", arguments: [endID]) ?? 0
+    guard stored >= perEnd else { return }
+    try db.execute(sql: "UPDATE end_scores SET is_completed = 1 WHERE id = ?", arguments: [endID])
+    let done = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM end_scores WHERE round_id = ? AND is_completed = 1", arguments: [round]) ?? 0
+    if done >= ends {
+      try db.execute(sql: "UPDATE rounds SET status = 'COMPLETED' WHERE id = ?", arguments: [round])
     }
   }
 

@@ -16,7 +16,7 @@ struct ResumeReadingTests {
   @Test func anEmptyFirstUnfinishedEndRestoresNothingUnderTheSeed() throws {
     let (s, r) = try store("empty-first")
     try s.openEnd(round: r, end: 1)
-    for a in 1...3 { try s.saveArrowScore(round: r, end: 2, arrow: a, score: 8, isX: false, x: nil, y: nil) }
+    for a in 1...3 { try s.saveArrowScore(round: r, end: 2, arrow: a, score: 8, isX: false, x: nil, y: nil, mode: .seed002Steps) }
     let seed = try ResumeStage.resume(s, round: r, semantics: .seed002)
     #expect(seed.arrows.isEmpty)
     #expect(seed.currentArrowNumber == 1)
