@@ -4,13 +4,13 @@ import Scoring
 /// The adjustment view model as a pure state machine (seed 000), with the drag
 /// semantics of either platform or the stale-capture bug.
 public struct Adjuster: Sendable {
-  public let drag: DragSemantics
+  let drag: DragSemantics
   /// Radius of the target in the adjustment view, in points.
-  public let viewRadius: Double
+  let viewRadius: Double
   /// Clamp on each axis while dragging (seed: ±1.5).
-  public let clamp: Double
+  let clamp: Double
   /// Movement above which a detected arrow counts as adjusted (seed: 0.01).
-  public let adjustedThreshold: Double
+  let adjustedThreshold: Double
   /// Makes ids for manual placements.
   var ids: ArrowIDs
 
@@ -21,7 +21,7 @@ public struct Adjuster: Sendable {
   }
 
   /// `initializeWithDetectionResult`: placement mode when fewer than expected.
-  public func start(detected: [EditableArrow], expected: Int) -> AdjustmentState {
+  func start(detected: [EditableArrow], expected: Int) -> AdjustmentState {
     var s = AdjustmentState()
     s.arrows = detected
     s.expected = expected
@@ -32,7 +32,7 @@ public struct Adjuster: Sendable {
   }
 
   /// Applies one gesture; returns the next state and what happened.
-  public mutating func apply(_ g: Gesture, to s: inout AdjustmentState) -> String {
+  mutating func apply(_ g: Gesture, to s: inout AdjustmentState) -> String {
     if case .error = s.phase {
       switch g {
       case .manualEntry:
@@ -107,7 +107,7 @@ public struct Adjuster: Sendable {
   /// `confirmPlacements`: scores each arrow (Double coordinates, as
   /// `EditableArrow`) on the spot `spot(i)` gives the i-th arrow, and flags it
   /// adjusted when manual or moved > threshold.
-  public func confirm(_ s: AdjustmentState, face: Face, rule: BoundaryRule, diameterCm: Double,
+  func confirm(_ s: AdjustmentState, face: Face, rule: BoundaryRule, diameterCm: Double,
                       arrowMM: Double, precision: Precision = .double,
                       spot: (Int) -> SpotAssignment = { _ in .nearest }) -> [ConfirmedArrow] {
     s.arrows.enumerated().map { i, a in

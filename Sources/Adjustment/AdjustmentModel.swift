@@ -18,7 +18,7 @@ public struct EditableArrow: Sendable, Hashable {
   public var x: Double, y: Double
   public var isManual: Bool
   /// Detector confidence (1.0 for manual placements).
-  public var confidence: Double
+  var confidence: Double
 
   /// A marker; detected ones carry the detector's confidence.
   public init(id: String, x: Double, y: Double, isManual: Bool, confidence: Double) {
@@ -26,9 +26,9 @@ public struct EditableArrow: Sendable, Hashable {
   }
 
   /// Distance from the centre, `sqrt(x² + y²)`.
-  public var distance: Double { (x * x + y * y).squareRoot() }
+  var distance: Double { (x * x + y * y).squareRoot() }
   /// Off the face: distance > 1.
-  public var isOffTarget: Bool { distance > 1.0 }
+  var isOffTarget: Bool { distance > 1.0 }
 
   /// Marker colour tier: manual green; else ≥ 0.7 red, ≥ 0.5 orange, else deep orange.
   public var tier: String {
@@ -46,12 +46,12 @@ public enum Phase: Sendable, Hashable {
 /// The whole adjustment state, a value: every gesture maps one state to the next.
 public struct AdjustmentState: Sendable, Hashable {
   public var arrows: [EditableArrow] = []
-  public var expected: Int = 0
+  var expected: Int = 0
   public var isPlacementMode = false
   public var showMissingBanner = false
   public var phase: Phase = .adjusting
   /// Position of each arrow when the adjustment began (detected arrows only).
-  public var original: [String: Double2] = [:]
+  var original: [String: Double2] = [:]
   /// The drags in progress, per marker id: start position and last cumulative
   /// translation. Per marker because in seed 000 each `DraggableArrowMarkerFixed`
   /// keeps its own `@State dragStartPosition`, so interleaved drags do not share one.

@@ -3,11 +3,11 @@ import Scoring
 /// Input of the adjustment stage: detected markers, the expected count, and a
 /// gesture script.
 public struct AdjustmentInput: Sendable {
-  public var detected: [EditableArrow]
-  public var expected: Int
-  public var gestures: [Gesture]
+  var detected: [EditableArrow]
+  var expected: Int
+  var gestures: [Gesture]
   /// Start on the error screen (detection failed) with this message.
-  public var detectionError: String?
+  var detectionError: String?
   public init(detected: [EditableArrow], expected: Int, gestures: [Gesture], detectionError: String? = nil) {
     self.detected = detected; self.expected = expected; self.gestures = gestures; self.detectionError = detectionError
   }

@@ -7,7 +7,7 @@ public enum LineJoin: Sendable, Hashable { case miter, round, bevel }
 /// Which regions of a self-intersecting path are inside.
 public enum FillRule: Sendable, Hashable { case winding, evenOdd }
 /// Edge antialiasing mode for shapes (text uses the context's font options).
-public enum Antialias: Sendable, Hashable { case `default`, none, gray, best }
+enum Antialias: Sendable, Hashable { case `default`, none, gray, best }
 
 extension Context {
   /// Sets a solid source colour.
@@ -62,7 +62,7 @@ extension Context {
   /// Intersects the clip with the current path and clears the path.
   public func clip() { cairo_clip(cr) }
   /// Removes all clipping.
-  public func resetClip() { cairo_reset_clip(cr) }
+  func resetClip() { cairo_reset_clip(cr) }
 
   /// Stroke width in user-space units.
   public func setLineWidth(_ w: Double) { cairo_set_line_width(cr, w) }
@@ -101,7 +101,7 @@ extension Context {
   }
 
   /// Shape antialiasing; `.none` gives hard pixel edges for exact pixel tests.
-  public func setAntialias(_ a: Antialias) {
+  func setAntialias(_ a: Antialias) {
     switch a {
     case .default: cairo_set_antialias(cr, CAIRO_ANTIALIAS_DEFAULT)
     case .none: cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE)

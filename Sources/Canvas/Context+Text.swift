@@ -11,12 +11,12 @@ public struct TextExtents: Sendable, Hashable {
   /// Ink height.
   public var height: Double
   /// Horizontal distance the current point moves after showing the text.
-  public var xAdvance: Double
+  var xAdvance: Double
   /// Vertical distance the current point moves after showing the text.
-  public var yAdvance: Double
+  var yAdvance: Double
 
   /// Memberwise.
-  public init(
+  init(
     xBearing: Double, yBearing: Double, width: Double, height: Double, xAdvance: Double,
     yAdvance: Double
   ) {

@@ -6,7 +6,7 @@ public final class Surface {
   /// Width in pixels.
   public let width: Int
   /// Height in pixels.
-  public let height: Int
+  let height: Int
   let pointer: OpaquePointer  // cairo_surface_t *
 
   /// A fully transparent surface; sizes must fit `ImageLimits.default`.
@@ -77,7 +77,7 @@ public final class Surface {
   }
 
   /// Throws if cairo put the surface into an error state.
-  public func check() throws(CanvasError) {
+  func check() throws(CanvasError) {
     let status = cairo_surface_status(pointer)
     guard status == CAIRO_STATUS_SUCCESS else {
       throw CairoStatus.error(status, operation: "surface")

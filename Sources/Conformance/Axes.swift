@@ -6,15 +6,15 @@ import Scoring
 
 /// One semantics axis: a choice on which the seeds and real apps disagree.
 /// The first value is the default (the seeds' iOS camera path).
-public struct Axis: Sendable, Hashable {
+package struct Axis: Sendable, Hashable {
   /// The key a testee declares, e.g. `boundary`.
-  public let name: String
+  package let name: String
   /// The stage whose answers depend on it.
-  public let stage: Stage
+  package let stage: Stage
   /// Accepted values, default first.
-  public let values: [String]
+  package let values: [String]
   /// The default value: what an undeclared axis is graded under.
-  public var defaultValue: String { values[0] }
+  var defaultValue: String { values[0] }
 
   /// An axis over `values`, reordered so `defaultValue` comes first.
   init(name: String, stage: Stage, values: [String], default d: String) {
@@ -29,14 +29,14 @@ public struct Axis: Sendable, Hashable {
 }
 
 /// Axis → value, as a testee declares it (or as a combination to grade under).
-public typealias Semantics = [String: String]
+package typealias Semantics = [String: String]
 
 /// Every axis, as one table that grading, classification and tests iterate over.
 /// Values come from the library's semantics enums, so a new named variant is a
 /// new conformance value at once.
-public enum AxisTable {
+package enum AxisTable {
   /// All axes, grouped by stage in pipeline order.
-  public static let all: [Axis] = [
+  package static let all: [Axis] = [
     Axis("boundary", .score, BoundaryRule.self, default: .inclusive),
     Axis("precision", .score, Precision.self, default: .double),
     Axis("nms_overlap", .nms, NMSPolicy.Overlap.self, default: .greater),
@@ -54,14 +54,14 @@ public enum AxisTable {
   ]
 
   /// The axis named `name`, if any.
-  public static func axis(_ name: String) -> Axis? { all.first { $0.name == name } }
+  package static func axis(_ name: String) -> Axis? { all.first { $0.name == name } }
 
   /// The axes of one stage, in table order.
-  public static func axes(of stage: Stage) -> [Axis] { all.filter { $0.stage == stage } }
+  static func axes(of stage: Stage) -> [Axis] { all.filter { $0.stage == stage } }
 
   /// Every combination of the stage's axes' values (one empty combination for a
   /// stage without axes), defaults first.
-  public static func combinations(of stage: Stage) -> [Semantics] {
+  static func combinations(of stage: Stage) -> [Semantics] {
     var out: [Semantics] = [[:]]
     for axis in axes(of: stage) {
       out = out.flatMap { partial in axis.values.map { v in partial.merging([axis.name: v]) { $1 } } }
@@ -70,11 +70,11 @@ public enum AxisTable {
   }
 
   /// The defaults of every axis.
-  public static let defaults: Semantics = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.defaultValue) })
+  static let defaults: Semantics = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0.defaultValue) })
 
   /// Checks a declaration: every known axis's value must be one of its names.
   /// Unknown axis names are returned, not refused (a newer testee may know more).
-  public static func validate(_ declared: Semantics) throws(ConformanceError) -> [String] {
+  package static func validate(_ declared: Semantics) throws(ConformanceError) -> [String] {
     var unknown: [String] = []
     for (name, value) in declared.sorted(by: { $0.key < $1.key }) {
       guard let axis = axis(name) else { unknown.append(name); continue }
@@ -87,25 +87,25 @@ public enum AxisTable {
 
   /// The key of a combination in `expected_by_semantics`: `axis=value` pairs in
   /// alphabetical order of the axes, joined by `,`.
-  public static func key(_ s: Semantics, axes names: [String]) -> String {
+  package static func key(_ s: Semantics, axes names: [String]) -> String {
     names.sorted().map { "\($0)=\(s[$0] ?? axis($0)?.defaultValue ?? "")" }.joined(separator: ",")
   }
 }
 
 /// The stages of the protocol, in pipeline order.
-public enum Stage: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum Stage: String, Sendable, Hashable, CaseIterable, Comparable {
   case score, nms
   case visionFlip = "vision_flip"
   case mapToImage = "map_to_image"
   case decode, echo, adjust, resume, setcards
 
   /// Pipeline order, for stable listings.
-  public static func < (a: Stage, b: Stage) -> Bool {
+  package static func < (a: Stage, b: Stage) -> Bool {
     allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
   }
 
   /// How numbers in this stage's answers are compared.
-  public var tolerance: NumberTolerance {
+  var tolerance: NumberTolerance {
     switch self {
     case .visionFlip, .mapToImage, .adjust: return .close
     default: return .exact
@@ -114,14 +114,14 @@ public enum Stage: String, Sendable, Hashable, CaseIterable, Comparable {
 }
 
 /// A named number tolerance, one per stage, as `docs/conformance.md` writes them.
-public enum NumberTolerance: String, Sendable, Hashable {
+enum NumberTolerance: String, Sendable, Hashable {
   /// Bit for bit (`-0.0` and `0.0` differ).
   case exact
   /// Within 1e-9 × max(1, |expected|): the same formula evaluated in another order.
   case close
 
   /// True when `got` is acceptable for `expected`.
-  public func accepts(_ expected: Double, _ got: Double) -> Bool {
+  func accepts(_ expected: Double, _ got: Double) -> Bool {
     switch self {
     case .exact: return expected.bitPattern == got.bitPattern
     case .close: return abs(expected - got) <= 1e-9 * max(1, abs(expected))
@@ -130,7 +130,7 @@ public enum NumberTolerance: String, Sendable, Hashable {
 }
 
 /// Conformance's errors: one line naming the value and what was expected.
-public enum ConformanceError: Error, Equatable, CustomStringConvertible {
+package enum ConformanceError: Error, Equatable, CustomStringConvertible {
   /// A bad command line, declaration or vector file (exit 2).
   case usage(String)
   /// A case input the stage cannot run (names the key and what was expected).
@@ -138,7 +138,7 @@ public enum ConformanceError: Error, Equatable, CustomStringConvertible {
   /// The testee could not be started or kept running (exit 2).
   case testee(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .usage(let m), .input(let m), .testee(let m): return m
     }

@@ -56,7 +56,7 @@ extension DiffFuzz {
   }
 
   /// The findings as a vector suite (`score/findings.json`) the runner replays.
-  public static func suite(_ findings: [Finding]) throws(ConformanceError) -> VectorSuite {
+  package static func suite(_ findings: [Finding]) throws(ConformanceError) -> VectorSuite {
     var tests: [Vector] = []
     for (i, f) in findings.enumerated() {
       tests.append(try Vector.computed(id: "fuzz.\(String(format: "%03d", i + 1))", stage: .score, group: "findings",

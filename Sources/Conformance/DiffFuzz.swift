@@ -11,37 +11,37 @@ import Scoring
 /// points of `bullseye fuzz scoring`, sent through the protocol and graded
 /// under the semantics the testee declared; each disagreement is shrunk and
 /// becomes a vector the runner can replay.
-public struct DiffFuzz {
+package struct DiffFuzz {
   /// One disagreement, shrunk.
-  public struct Finding: Sendable {
+  package struct Finding: Sendable {
     /// What differs (`points`, `x`, `points+x`) and on which line (`ring 9`, `x-edge`).
-    public let kind: String
-    public let face: String
-    public let input: JSONValue
-    public let expected: JSONValue
-    public let got: JSONValue
+    package let kind: String
+    package let face: String
+    package let input: JSONValue
+    package let expected: JSONValue
+    package let got: JSONValue
   }
 
   /// What a campaign found.
-  public struct Result: Sendable {
-    public let checks: Int
-    public let seconds: Double
-    public let findings: [Finding]
+  package struct Result: Sendable {
+    package let checks: Int
+    package let seconds: Double
+    package let findings: [Finding]
     /// Answers that were not answers (errored cases), by reason's first words.
-    public let errored: [String: Int]
+    package let errored: [String: Int]
     /// Why the campaign stopped early (the testee could not be kept running), if it did.
-    public let aborted: String?
-    public var checksPerSecond: Double { seconds > 0 ? Double(checks) / seconds : 0 }
+    package let aborted: String?
+    package var checksPerSecond: Double { seconds > 0 ? Double(checks) / seconds : 0 }
   }
 
-  public var faces: [Face] = FaceCatalog.all
-  public var cases: Int? = 100_000
-  public var seconds: Double?
-  public var seed: UInt64 = 1
-  public init() {}
+  package var faces: [Face] = FaceCatalog.all
+  package var cases: Int? = 100_000
+  package var seconds: Double?
+  package var seed: UInt64 = 1
+  package init() {}
 
   /// Runs the campaign against an open session.
-  public func run(_ session: Session, declared: Semantics) throws(ConformanceError) -> Result {
+  package func run(_ session: Session, declared: Semantics) throws(ConformanceError) -> Result {
     let semantics = Grading.effective(declared)
     var rng = SeededGenerator(seed: seed)
     var found: [String: Finding] = [:]

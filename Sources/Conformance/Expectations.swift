@@ -10,12 +10,12 @@ import Foundation
 /// A testee's known failures: `ID # reason` a line; blank lines and lines
 /// starting with `#` are comments. The run passes only when the failing set
 /// equals the listed set (a listed case that now passes fails the run).
-public struct Expectations: Sendable {
+package struct Expectations: Sendable {
   /// Listed ids with their reasons, in file order.
-  public private(set) var entries: [(id: String, reason: String)]
+  private(set) var entries: [(id: String, reason: String)]
 
   /// Reads `path`; a missing file is an empty list only when `allowMissing`.
-  public static func load(_ path: String, allowMissing: Bool) throws(ConformanceError) -> Expectations {
+  package static func load(_ path: String, allowMissing: Bool) throws(ConformanceError) -> Expectations {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
       if allowMissing && access(path, F_OK) != 0 { return Expectations(entries: []) }
       throw .usage("--expectations '\(path)' cannot be read: expected a UTF-8 text file of 'ID # reason' lines")
@@ -33,11 +33,11 @@ public struct Expectations: Sendable {
   }
 
   /// The listed ids.
-  public var ids: Set<String> { Set(entries.map(\.id)) }
+  package var ids: Set<String> { Set(entries.map(\.id)) }
 
   /// The list rewritten to `failing` among `selected` ids: lines of unselected
   /// ids stay, reasons of lines that stay are kept, new lines take `reason(id)`.
-  public func fixed(failing: [String], selected: Set<String>, reason: (String) -> String) -> String {
+  package func fixed(failing: [String], selected: Set<String>, reason: (String) -> String) -> String {
     var out = "# Known failures: one `ID # reason` a line (written by `bullseye conform run --fix`).\n"
     let known = Dictionary(entries.map { ($0.id, $0.reason) }, uniquingKeysWith: { a, _ in a })
     var written = Set<String>()

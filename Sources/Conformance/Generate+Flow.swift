@@ -210,7 +210,7 @@ enum FlowCases {
 extension VectorSuite {
   /// The built-in suite, computed from the library (same bytes every time);
   /// `only` builds just those stages' groups (the same cases as in the whole suite).
-  public static func builtIn(only: Set<Stage>? = nil) throws(ConformanceError) -> VectorSuite {
+  package static func builtIn(only: Set<Stage>? = nil) throws(ConformanceError) -> VectorSuite {
     let makers: [(Stage, () throws(ConformanceError) -> [VectorGroup])] = [
       (.score, ScoreCases.groups), (.nms, GeometryCases.nms), (.visionFlip, GeometryCases.visionFlip),
       (.mapToImage, GeometryCases.mapToImage), (.decode, GeometryCases.decode), (.echo, FlowCases.echo),

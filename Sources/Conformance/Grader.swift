@@ -2,10 +2,10 @@ import Core
 
 /// Compares answers with expected answers. A wrong *type* (a number sent as a
 /// string, a missing key) makes a case errored; a wrong *value* makes it failed.
-public enum Grader {
+enum Grader {
   /// True when `got` equals `expected` under the tolerance. Keys the testee
   /// adds to an object are ignored; arrays must have the same length.
-  public static func equal(_ expected: JSONValue, _ got: JSONValue, _ t: NumberTolerance) -> Bool {
+  static func equal(_ expected: JSONValue, _ got: JSONValue, _ t: NumberTolerance) -> Bool {
     switch (expected, got) {
     case (.object(let e), .object(let g)):
       for (k, v) in e { guard let w = g[k], equal(v, w, t) else { return false } }
@@ -26,7 +26,7 @@ public enum Grader {
 
   /// Why `got` cannot be graded against `expected` (a missing key or a value
   /// of another type), or nil when its shape fits.
-  public static func shapeProblem(expected: JSONValue, got: JSONValue, path: String = "output") -> String? {
+  static func shapeProblem(expected: JSONValue, got: JSONValue, path: String = "output") -> String? {
     switch expected {
     case .object(let e):
       guard case .object(let g) = got else { return "\(path) is \(Input.kind(got)), expected an object" }

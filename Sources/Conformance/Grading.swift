@@ -1,44 +1,44 @@
 import Core
 
 /// How one case ended.
-public enum Verdict: String, Sendable, Hashable {
+package enum Verdict: String, Sendable, Hashable {
   case passed, failed, skipped, errored
 }
 
 /// One graded case.
-public struct CaseResult: Sendable {
-  public let vector: Vector
-  public let verdict: Verdict
+package struct CaseResult: Sendable {
+  package let vector: Vector
+  package let verdict: Verdict
   /// The testee's output, when it gave one.
-  public let got: JSONValue?
+  package let got: JSONValue?
   /// The answer it was graded against.
-  public let expected: JSONValue?
+  package let expected: JSONValue?
   /// Why it was skipped or errored.
-  public let reason: String?
+  package let reason: String?
 }
 
 /// What a testee's answers say about one axis.
-public struct AxisClassification: Sendable, Hashable {
-  public let axis: String
-  public let declared: String?
+package struct AxisClassification: Sendable, Hashable {
+  package let axis: String
+  let declared: String?
   /// The value graded under: declared, else the default.
-  public let graded: String
-  public let observed: String?
-  public let matches: [String: Int]
-  public let distinguishing: Int
+  let graded: String
+  let observed: String?
+  let matches: [String: Int]
+  let distinguishing: Int
   /// The answers match another value than the declared one.
-  public var contradicted: Bool { declared != nil && observed != nil && observed != declared }
+  var contradicted: Bool { declared != nil && observed != nil && observed != declared }
 }
 
 /// Grades answers and classifies semantics from them.
-public enum Grading {
+package enum Grading {
   /// The semantics a run grades under: each known axis as declared, else its default.
-  public static func effective(_ declared: Semantics) -> Semantics {
+  package static func effective(_ declared: Semantics) -> Semantics {
     AxisTable.defaults.merging(declared.filter { AxisTable.axis($0.key) != nil }) { $1 }
   }
 
   /// Grades one answer against the vector's expected answer under `semantics`.
-  public static func grade(_ v: Vector, _ a: Answer, _ semantics: Semantics) -> CaseResult {
+  static func grade(_ v: Vector, _ a: Answer, _ semantics: Semantics) -> CaseResult {
     let expected = v.expected(under: semantics)
     switch a {
     case .skipped(let why): return CaseResult(vector: v, verdict: .skipped, got: nil, expected: expected, reason: why)
@@ -57,7 +57,7 @@ public enum Grading {
   }
 
   /// Classifies, per axis of each stage with answered cases, which value the answers match.
-  public static func classify(_ results: [CaseResult], declared: Semantics) -> [AxisClassification] {
+  static func classify(_ results: [CaseResult], declared: Semantics) -> [AxisClassification] {
     let effective = effective(declared)
     var out: [AxisClassification] = []
     let byStage = Dictionary(grouping: results.filter { $0.got != nil && ($0.verdict == .passed || $0.verdict == .failed) }, by: \.vector.stage)
@@ -96,7 +96,7 @@ public enum Grading {
   }
 
   /// The one-line summary of an axis, as the run prints it.
-  public static func line(_ c: AxisClassification) -> String {
+  package static func line(_ c: AxisClassification) -> String {
     let head = c.declared.map { "declared \($0)" } ?? "undeclared (graded as \(c.graded))"
     guard let observed = c.observed else { return "\(c.axis): \(head), no answered case distinguishes its values" }
     var s = "\(c.axis): \(head), answers match \(observed) on \(c.matches[observed] ?? 0)/\(c.distinguishing) distinguishing cases"

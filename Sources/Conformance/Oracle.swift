@@ -6,9 +6,9 @@ import Scoring
 /// The expected answer of a case: the library code the pipeline runs, called
 /// with the case's input under one combination of semantics. Vectors, the
 /// built-in suite and `bullseye conform testee` all answer through here.
-public enum Oracle {
+enum Oracle {
   /// The answer to `input` at `stage` under `semantics` (missing axes take their defaults).
-  public static func answer(_ stage: Stage, _ input: JSONValue, _ semantics: Semantics) throws(ConformanceError) -> JSONValue {
+  static func answer(_ stage: Stage, _ input: JSONValue, _ semantics: Semantics) throws(ConformanceError) -> JSONValue {
     let s = semantics.merging(AxisTable.defaults) { own, _ in own }
     switch stage {
     case .echo: return input

@@ -3,7 +3,7 @@ import Core
 extension ConformReports {
   /// One self-contained page: summary, classification, then failures first,
   /// grouped by stage and by the axes the failing cases depend on.
-  public static func html(_ o: RunOutcome, conformant: Bool, unexpectedPasses: [String], known: Set<String>, stages: Set<Stage>) -> String {
+  package static func html(_ o: RunOutcome, conformant: Bool, unexpectedPasses: [String], known: Set<String>, stages: Set<Stage>) -> String {
     let h = xml
     var p = """
       <!doctype html><html><head><meta charset="utf-8"><title>bullseye conform: \(h(o.ready.name))</title><style>

@@ -1,11 +1,11 @@
 import Core
 
 /// The run's machine-readable and human-readable reports.
-public enum ConformReports {
+package enum ConformReports {
   static func compact(_ v: JSONValue?) -> String { JSONValue.oneLine(v) }
 
   /// The `--json` object (keys as the contract names them, plus more).
-  public static func json(_ o: RunOutcome, unexpectedPasses: [String], unexpectedFailures: [String], conformant: Bool,
+  package static func json(_ o: RunOutcome, unexpectedPasses: [String], unexpectedFailures: [String], conformant: Bool,
                           stages: Set<Stage>) -> JSONValue {
     var classification: [String: JSONValue] = [:]
     for c in o.classification where stages.contains(AxisTable.axis(c.axis)!.stage) {
@@ -53,7 +53,7 @@ public enum ConformReports {
   }
 
   /// JUnit XML: one `<testcase>` per case, one `<testsuite>` per stage.
-  public static func junit(_ o: RunOutcome) -> String {
+  package static func junit(_ o: RunOutcome) -> String {
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out += "<testsuites name=\"bullseye conform\" tests=\"\(o.results.count)\" failures=\"\(o.count(.failed))\" errors=\"\(o.count(.errored))\" skipped=\"\(o.count(.skipped))\">\n"
     for stage in Stage.allCases {

@@ -1,41 +1,41 @@
 import Core
 
 /// What `bullseye conform run` was asked to do.
-public struct RunOptions: Sendable {
-  public var testee: String
-  public var stages: [Stage]?
-  public var shard: (k: Int, n: Int)?
-  public var timeoutMs = 5000
-  public var allowBatch = true
-  public init(testee: String) { self.testee = testee }
+package struct RunOptions: Sendable {
+  package var testee: String
+  var stages: [Stage]?
+  var shard: (k: Int, n: Int)?
+  package var timeoutMs = 5000
+  package var allowBatch = true
+  package init(testee: String) { self.testee = testee }
 }
 
 /// A finished run: the testee, every graded case and the classification.
-public struct RunOutcome: Sendable {
-  public let ready: Ready
-  public let semantics: Semantics
-  public let unknownAxes: [String]
-  public let results: [CaseResult]
-  public let classification: [AxisClassification]
-  public let stderrTail: [String]
+package struct RunOutcome: Sendable {
+  package let ready: Ready
+  package let semantics: Semantics
+  package let unknownAxes: [String]
+  package let results: [CaseResult]
+  package let classification: [AxisClassification]
+  let stderrTail: [String]
 
   /// Count of cases with this verdict.
-  public func count(_ v: Verdict) -> Int { results.filter { $0.verdict == v }.count }
+  package func count(_ v: Verdict) -> Int { results.filter { $0.verdict == v }.count }
   /// Failed and errored case ids, in run order.
-  public var failing: [String] { results.filter { $0.verdict == .failed || $0.verdict == .errored }.map(\.vector.id) }
+  package var failing: [String] { results.filter { $0.verdict == .failed || $0.verdict == .errored }.map(\.vector.id) }
   /// Some axis's answers contradict its declaration.
-  public var contradicted: Bool { classification.contains(where: \.contradicted) }
+  package var contradicted: Bool { classification.contains(where: \.contradicted) }
   /// The summary line.
-  public var summary: String {
+  package var summary: String {
     "\(count(.passed)) passed, \(count(.failed)) failed, \(count(.skipped)) skipped, \(count(.errored)) errored"
   }
 }
 
 /// Runs a suite against a testee.
-public enum ConformRunner {
+package enum ConformRunner {
   /// The cases a run selects: `stages` (all when nil), then the shard `k` of `n`
   /// (every n-th case from the (k−1)-th, so shards 1…n partition the selection).
-  public static func select(_ suite: VectorSuite, stages: [Stage]?, shard: (k: Int, n: Int)?) -> [Vector] {
+  package static func select(_ suite: VectorSuite, stages: [Stage]?, shard: (k: Int, n: Int)?) -> [Vector] {
     var vs = suite.vectors
     if let stages { vs = vs.filter { stages.contains($0.stage) } }
     if let (k, n) = shard { vs = vs.enumerated().filter { $0.offset % n == k - 1 }.map(\.element) }
@@ -43,7 +43,7 @@ public enum ConformRunner {
   }
 
   /// Starts the testee, sends every selected case it supports, grades and classifies.
-  public static func run(_ vectors: [Vector], options o: RunOptions, session: Session? = nil) throws(ConformanceError) -> RunOutcome {
+  package static func run(_ vectors: [Vector], options o: RunOptions, session: Session? = nil) throws(ConformanceError) -> RunOutcome {
     let s = session ?? Session(command: o.testee, timeoutMs: o.timeoutMs, allowBatch: o.allowBatch)
     let ready = try s.open()
     defer { s.close() }

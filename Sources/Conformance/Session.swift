@@ -7,32 +7,32 @@ import Core
 #endif
 
 /// What a testee said in its `ready` line.
-public struct Ready: Sendable {
-  public let name: String
-  public let stages: [String]
-  public let semantics: Semantics
+package struct Ready: Sendable {
+  package let name: String
+  package let stages: [String]
+  package let semantics: Semantics
   /// It takes `run_batch` messages.
-  public let batch: Bool
+  let batch: Bool
 }
 
 /// One case's outcome on the wire.
-public enum Answer: Sendable, Hashable {
+enum Answer: Sendable, Hashable {
   case output(JSONValue)
   case skipped(String)
   case errored(String)
 }
 
 /// One case to send.
-public struct WireCase: Sendable {
-  public let id: String
-  public let stage: Stage
-  public let input: JSONValue
-  public init(id: String, stage: Stage, input: JSONValue) { self.id = id; self.stage = stage; self.input = input }
+struct WireCase: Sendable {
+  let id: String
+  let stage: Stage
+  let input: JSONValue
+  init(id: String, stage: Stage, input: JSONValue) { self.id = id; self.stage = stage; self.input = input }
 }
 
 /// A conversation with one testee command: handshake, pipelined requests
 /// matched by `seq`, timeouts, and restarts after a broken answer.
-public final class Session {
+package final class Session {
   let command: String
   let timeout: Double
   /// Longest answer line kept; a longer one errors its case.
@@ -45,29 +45,29 @@ public final class Session {
   var inboxScanned = 0
   var errText: [UInt8] = []
   /// The testee's last stderr lines, for reports and error messages.
-  public internal(set) var stderrTail: [String] = []
+  var stderrTail: [String] = []
   var seq = 0
   /// Use `run_batch` when the testee offers it.
   let allowBatch: Bool
   /// Cases per `run_batch` (64 for suites; fuzzing sends more).
-  public var batchSize = 64
-  public private(set) var ready: Ready?
+  package var batchSize = 64
+  private(set) var ready: Ready?
   /// Restarts in a row with no good answer between them.
   var failures = 0
   /// Every request line sent, when asked to keep them (`--repro`).
-  public var keepLines = false
-  public private(set) var sentLines: [String] = []
-  public private(set) var answerLines: [String] = []
+  package var keepLines = false
+  package private(set) var sentLines: [String] = []
+  package private(set) var answerLines: [String] = []
 
   /// A session for `command` (run by `/bin/sh -c`), `timeoutMs` per case.
-  public init(command: String, timeoutMs: Int, allowBatch: Bool = true) {
+  package init(command: String, timeoutMs: Int, allowBatch: Bool = true) {
     self.command = command; timeout = Double(timeoutMs) / 1000; self.allowBatch = allowBatch
   }
 
   deinit { process?.kill() }
 
   /// Starts the testee and reads its `ready` line.
-  public func open() throws(ConformanceError) -> Ready {
+  package func open() throws(ConformanceError) -> Ready {
     do { return try start() } catch { throw .testee("testee '\(command)' did not start: \(error)\(lastLog)") }
   }
 
@@ -108,7 +108,7 @@ public final class Session {
 
   /// Runs `cases` in order, pipelining requests, and returns one answer per case.
   /// Throws after 3 restarts in a row with no good answer between them.
-  public func run(_ cases: [WireCase]) throws(ConformanceError) -> [Answer] {
+  func run(_ cases: [WireCase]) throws(ConformanceError) -> [Answer] {
     var answers = [Answer?](repeating: nil, count: cases.count)
     let batched = allowBatch && (ready?.batch ?? false)
     // Requests: a batch is consecutive cases of one stage.
@@ -244,7 +244,7 @@ public final class Session {
   }
 
   /// Stops the testee: `stop`, then at most 2 s before it is killed.
-  public func close() {
+  package func close() {
     guard let p = process else { return }
     let line = Array("{\"cmd\":\"stop\"}\n".utf8)
     _ = line.withUnsafeBytes { p.write($0) }

@@ -9,20 +9,20 @@ import Core
 /// `bullseye conform testee`: Bullseye's own library behind the protocol,
 /// declaring the semantics it was given, so the suite can grade itself and so
 /// a wrong declaration can be shown to be caught.
-public struct TesteeServer {
+package struct TesteeServer {
   /// What it computes with (every axis: given, else default).
-  public let semantics: Semantics
+  let semantics: Semantics
   /// What it says it computes with (defaults to `semantics`).
-  public let declared: Semantics
-  public let batch: Bool
+  let declared: Semantics
+  let batch: Bool
 
   /// A server computing under `semantics` and declaring `declared`.
-  public init(semantics: Semantics, declared: Semantics? = nil, batch: Bool = true) {
+  package init(semantics: Semantics, declared: Semantics? = nil, batch: Bool = true) {
     self.semantics = Grading.effective(semantics); self.declared = declared ?? self.semantics; self.batch = batch
   }
 
   /// Serves stdin → stdout until `stop` or end of input.
-  public func serve() {
+  package func serve() {
     var buffer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -57,7 +57,7 @@ public struct TesteeServer {
   }
 
   /// The answer line to one request line; "" for stop, nil for nothing to say.
-  public func respond(_ line: [UInt8]) -> String? {
+  func respond(_ line: [UInt8]) -> String? {
     guard case .object(let o)? = try? JSONParser.parse(bytes: line) else {
       logError("not a JSON object: \(String(decoding: line.prefix(80), as: UTF8.self))")
       return nil

@@ -2,36 +2,36 @@ import Core
 
 /// One conformance case, Wycheproof-shaped: an id, a comment, flags, the input
 /// and the expected answer — one for every combination of the axes that matter to it.
-public struct Vector: Sendable, Hashable {
-  public let id: String
-  public let stage: Stage
-  public let group: String
-  public let comment: String
-  public let flags: [String]
-  public let input: JSONValue
-  public let expected: Expected
+package struct Vector: Sendable, Hashable {
+  package let id: String
+  package let stage: Stage
+  let group: String
+  let comment: String
+  let flags: [String]
+  package let input: JSONValue
+  let expected: Expected
 
   /// A case answered the same under every semantics, or one per combination.
-  public enum Expected: Sendable, Hashable {
+  enum Expected: Sendable, Hashable {
     case single(JSONValue)
     /// `axes` in alphabetical order; `answers` keyed as `AxisTable.key` writes.
     case bySemantics(axes: [String], answers: [String: JSONValue])
   }
 
   /// A case; `expected` comes from the oracle or a vector file.
-  public init(id: String, stage: Stage, group: String, comment: String, flags: [String], input: JSONValue, expected: Expected) {
+  init(id: String, stage: Stage, group: String, comment: String, flags: [String], input: JSONValue, expected: Expected) {
     self.id = id; self.stage = stage; self.group = group; self.comment = comment; self.flags = flags
     self.input = input; self.expected = expected
   }
 
   /// The axes whose value changes this case's answer.
-  public var axes: [String] {
+  package var axes: [String] {
     if case .bySemantics(let a, _) = expected { return a }
     return []
   }
 
   /// The expected answer under `semantics` (missing axes take their defaults).
-  public func expected(under semantics: Semantics) -> JSONValue? {
+  func expected(under semantics: Semantics) -> JSONValue? {
     switch expected {
     case .single(let v): return v
     case .bySemantics(let axes, let answers): return answers[AxisTable.key(semantics, axes: axes)]
@@ -41,7 +41,7 @@ public struct Vector: Sendable, Hashable {
   /// Computes the expected answers by asking the oracle under every
   /// combination of the stage's axes, keeping only the axes that matter:
   /// an axis matters when changing it alone changes the answer somewhere.
-  public static func computed(id: String, stage: Stage, group: String, comment: String, flags: [String],
+  static func computed(id: String, stage: Stage, group: String, comment: String, flags: [String],
                               input: JSONValue) throws(ConformanceError) -> Vector {
     let combos = AxisTable.combinations(of: stage)
     var answers: [JSONValue] = []
@@ -74,30 +74,30 @@ public struct Vector: Sendable, Hashable {
 }
 
 /// A file's worth of cases: one stage, one group, the meaning of its flags.
-public struct VectorGroup: Sendable, Hashable {
-  public let stage: Stage
-  public let group: String
-  public let notes: [String: String]
-  public var tests: [Vector]
+package struct VectorGroup: Sendable, Hashable {
+  let stage: Stage
+  let group: String
+  let notes: [String: String]
+  var tests: [Vector]
 
   /// A group of cases.
-  public init(stage: Stage, group: String, notes: [String: String], tests: [Vector]) {
+  init(stage: Stage, group: String, notes: [String: String], tests: [Vector]) {
     self.stage = stage; self.group = group; self.notes = notes; self.tests = tests
   }
 }
 
 /// The whole suite: groups in stage order.
-public struct VectorSuite: Sendable {
+package struct VectorSuite: Sendable {
   /// SemVer of the cases and their answers.
-  public static let builtInVersion = "1.0.0"
-  public let version: String
-  public let groups: [VectorGroup]
+  static let builtInVersion = "1.0.0"
+  package let version: String
+  package let groups: [VectorGroup]
 
   /// A suite of groups.
-  public init(version: String, groups: [VectorGroup]) {
+  init(version: String, groups: [VectorGroup]) {
     self.version = version; self.groups = groups
   }
 
   /// Every case, in file order.
-  public var vectors: [Vector] { groups.flatMap(\.tests) }
+  package var vectors: [Vector] { groups.flatMap(\.tests) }
 }

@@ -4,7 +4,7 @@ import Foundation
 extension VectorFiles {
   /// Reads a vector directory strictly: any bad file is refused before a case
   /// runs, with one line naming the file and, where it parses, the test id.
-  public static func load(_ dir: String) throws(ConformanceError) -> VectorSuite {
+  package static func load(_ dir: String) throws(ConformanceError) -> VectorSuite {
     let manifestPath = "\(dir)/manifest.json"
     let manifest = try parse(manifestPath)
     guard case .object(let m) = manifest else { throw .usage("\(manifestPath): expected a JSON object") }

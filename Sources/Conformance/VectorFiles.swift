@@ -3,7 +3,7 @@ import Foundation
 
 /// Vector directories: `manifest.json` and `<stage>/<group>.json` files that
 /// need no Bullseye to read. Written atomically; read strictly.
-public enum VectorFiles {
+package enum VectorFiles {
   /// The JSON of one group file.
   static func json(_ g: VectorGroup) -> JSONValue {
     .object([
@@ -24,7 +24,7 @@ public enum VectorFiles {
 
   /// Writes the suite into `dir`: refused when `dir` is not empty unless
   /// `force`, which replaces it whole (built beside it, then renamed over it).
-  public static func export(_ suite: VectorSuite, to dir: String, force: Bool) throws(ConformanceError) {
+  package static func export(_ suite: VectorSuite, to dir: String, force: Bool) throws(ConformanceError) {
     let fm = FileManager.default
     var isDir: ObjCBool = false
     let exists = fm.fileExists(atPath: dir, isDirectory: &isDir)

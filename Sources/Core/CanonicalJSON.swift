@@ -53,7 +53,7 @@ public enum JSONValue: Sendable, Hashable {
   /// Our float format: the shortest digits that round-trip (Swift's own
   /// algorithm, part of the standard library, not Foundation), `-0` printed as
   /// `0.0`, and non-finite values refused because JSON cannot carry them.
-  public static func format(_ d: Double) throws(CoreError) -> String {
+  static func format(_ d: Double) throws(CoreError) -> String {
     guard d.isFinite else { throw .invalidValue("JSON number \(d) is not finite: expected a finite value") }
     if d == 0 { return "0.0" }
     return d.description
@@ -82,7 +82,7 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 /// Builds JSON values from Swift values without ceremony.
-public protocol JSONRepresentable {
+protocol JSONRepresentable {
   /// This value as a JSON tree.
   var json: JSONValue { get }
 }
@@ -92,8 +92,8 @@ extension Double: JSONRepresentable { public var json: JSONValue { .double(self)
 extension Bool: JSONRepresentable { public var json: JSONValue { .bool(self) } }
 extension String: JSONRepresentable { public var json: JSONValue { .string(self) } }
 extension Array: JSONRepresentable where Element: JSONRepresentable {
-  public var json: JSONValue { .array(map(\.json)) }
+  var json: JSONValue { .array(map(\.json)) }
 }
 extension Optional: JSONRepresentable where Wrapped: JSONRepresentable {
-  public var json: JSONValue { self?.json ?? .null }
+  var json: JSONValue { self?.json ?? .null }
 }

@@ -5,7 +5,7 @@ import SetCards
 import Synth
 
 /// Which scenes a dataset holds.
-public enum DatasetKind: String, Sendable, CaseIterable {
+package enum DatasetKind: String, Sendable, CaseIterable {
   /// Target photos: class 0 = arrow impact (box centred on the entry point),
   /// class 1 = target face (box around the outermost scoring ring).
   case target
@@ -14,28 +14,28 @@ public enum DatasetKind: String, Sendable, CaseIterable {
 }
 
 /// A dataset request.
-public struct DatasetSpec: Sendable {
-  public var kind: DatasetKind
-  public var count: Int
-  public var seed: UInt64
-  public var width = 960, height = 720
+package struct DatasetSpec: Sendable {
+  var kind: DatasetKind
+  var count: Int
+  var seed: UInt64
+  package var width = 960, height = 720
   /// Every `valEvery`-th image goes to the validation split.
-  public var valEvery = 10
+  var valEvery = 10
   /// Which impacts are labelled as class 0 (target datasets); each labelled
   /// arrow's style is in its COCO attributes.
-  public var impacts = ImpactSet.shafts
+  package var impacts = ImpactSet.shafts
   /// How big each impact's box is (target datasets).
-  public var impactBox = ImpactBox.wide
+  package var impactBox = ImpactBox.wide
   /// Share of arrows drawn touching the one before (target datasets; nil: the
   /// synthesizer's default, `SceneSpec.touchingShare`).
-  public var touchingShare: Double?
+  package var touchingShare: Double?
   /// Faces a target dataset's scenes are drawn from, uniformly (nil: `faceMix`).
   /// A list of one matches a pipeline's photos, e.g. `eval archery`'s 10-zone ones.
-  public var faces: [String]?
+  package var faces: [String]?
   /// The default mix: twelve entries, plain 10-zone three times (a quarter of the scenes).
-  public static let faceMix = ["10_zone", "10_zone", "10_zone", "10_zone_6_ring", "10_zone_5_ring", "5_zone", "WA_field", "nfaa_indoor",
+  static let faceMix = ["10_zone", "10_zone", "10_zone", "10_zone_6_ring", "10_zone_5_ring", "5_zone", "WA_field", "nfaa_indoor",
                                "wa_vegas_3_spot", "wa_vertical_3_spot", "11_zone", "10_zone_compound"]
-  public init(kind: DatasetKind, count: Int, seed: UInt64) { self.kind = kind; self.count = count; self.seed = seed }
+  package init(kind: DatasetKind, count: Int, seed: UInt64) { self.kind = kind; self.count = count; self.seed = seed }
 }
 
 /// One labelled box in pixels.
@@ -49,9 +49,9 @@ struct LabelledBox {
 /// train their own detectors on Bullseye scenes. Domain randomization comes
 /// from the synthesizers: pose, tilt, light, noise, blur, backgrounds, wear,
 /// crossing and touching shafts, holes without shafts.
-public enum DatasetWriter {
+package enum DatasetWriter {
   /// Writes the dataset under `dir` (created if needed); returns per-split counts.
-  public static func write(_ spec: DatasetSpec, to dir: String, progress: (Int) -> Void = { _ in }) throws -> [String: Int] {
+  package static func write(_ spec: DatasetSpec, to dir: String, progress: (Int) -> Void = { _ in }) throws -> [String: Int] {
     guard (1...1_000_000).contains(spec.count) else { throw CoreError.invalidValue("--count \(spec.count) is out of range: expected 1...1000000") }
     try checkFaces(spec.faces)
     for sub in ["images/train", "images/val", "labels/train", "labels/val", "annotations"] { try makeDirectory(dir + "/" + sub) }

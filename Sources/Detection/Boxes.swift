@@ -9,7 +9,7 @@ public struct RawBox: Sendable, Hashable {
     self.cx = cx; self.cy = cy; self.w = w; self.h = h; self.confidence = confidence; self.classID = classID
   }
   /// Corners (x1, y1, x2, y2).
-  public var corners: (Double, Double, Double, Double) { (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2) }
+  var corners: (Double, Double, Double, Double) { (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2) }
 }
 
 /// An axis-aligned box in image pixels, origin top-left.
@@ -20,7 +20,7 @@ public struct PixelBox: Sendable, Hashable {
   }
   public var centerX: Double { x + width / 2 }
   public var centerY: Double { y + height / 2 }
-  public var area: Double { max(0, width) * max(0, height) }
+  var area: Double { max(0, width) * max(0, height) }
 }
 
 /// A detection after thresholds, NMS and the coordinate transform.
@@ -30,9 +30,9 @@ public struct Detection: Sendable, Hashable {
   /// Centre in image pixels, as the app stores it (Float on both platforms).
   public var centerX: Float, centerY: Float
   public var confidence: Double
-  public var classID: Int
+  var classID: Int
   /// Index of the candidate in the decoded list it came from (for reports).
-  public var source: Int
+  var source: Int
 }
 
 /// How the model's output tensor is laid out.

@@ -39,8 +39,8 @@ public struct ConfidenceTest: Sendable, Hashable {
   /// The arithmetic of the comparison: `Float(score)` against `Float(threshold)`, or Doubles.
   public enum Arithmetic: String, Sendable, Hashable, CaseIterable { case float32, double }
 
-  public var comparison: Comparison
-  public var arithmetic: Arithmetic
+  var comparison: Comparison
+  var arithmetic: Arithmetic
   /// A test; the defaults are seed 000's (`observation.confidence >= confidenceThreshold`, both Float).
   public init(comparison: Comparison = .greaterOrEqual, arithmetic: Arithmetic = .float32) {
     self.comparison = comparison; self.arithmetic = arithmetic

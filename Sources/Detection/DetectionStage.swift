@@ -1,11 +1,11 @@
 /// Settings for decode → threshold → NMS → back-transform.
 public struct DetectionSettings: Sendable, Hashable {
-  public var confidenceThreshold: Double
-  public var nms: NMSVariant
-  public var iouThreshold: Double
-  public var mapping: InputMapping
+  var confidenceThreshold: Double
+  var nms: NMSVariant
+  var iouThreshold: Double
+  var mapping: InputMapping
   /// How confidences meet the threshold.
-  public var confidenceTest: ConfidenceTest
+  var confidenceTest: ConfidenceTest
   public init(confidenceThreshold: Double, nms: NMSVariant, iouThreshold: Double, mapping: InputMapping,
               confidenceTest: ConfidenceTest = ConfidenceTest()) {
     self.confidenceThreshold = confidenceThreshold; self.nms = nms; self.iouThreshold = iouThreshold; self.mapping = mapping

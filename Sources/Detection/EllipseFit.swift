@@ -16,7 +16,7 @@ public struct FittedEllipse: Sendable, Hashable {
 
   /// Maps a pixel into the unit-circle frame of this ellipse: undo the squash
   /// along the axes, keeping the image's orientation (x right, y down).
-  public func normalize(_ x: Double, _ y: Double) -> (Double, Double) {
+  func normalize(_ x: Double, _ y: Double) -> (Double, Double) {
     let t = angleDeg * .pi / 180, c = cos(t), s = sin(t)
     let dx = x - cx, dy = y - cy
     let u = (dx * c + dy * s) / a, v = (-dx * s + dy * c) / b
@@ -31,7 +31,7 @@ public struct FittedEllipse: Sendable, Hashable {
   }
 
   /// The same ellipse scaled about its centre.
-  public func scaled(_ k: Double) -> FittedEllipse { FittedEllipse(cx: cx, cy: cy, a: a * k, b: b * k, angleDeg: angleDeg) }
+  func scaled(_ k: Double) -> FittedEllipse { FittedEllipse(cx: cx, cy: cy, a: a * k, b: b * k, angleDeg: angleDeg) }
 
   /// Algebraic distance of a point from the curve, in units of the radius.
   func residual(_ x: Double, _ y: Double) -> Double {

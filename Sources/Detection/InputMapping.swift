@@ -11,7 +11,7 @@ public enum InputMapping: Sendable, Hashable {
 
   /// Letterbox geometry: gain, resized size, and the padding (left, top) used
   /// when drawing the input and when mapping boxes back.
-  public static func letterboxGeometry(imageWidth w: Int, imageHeight h: Int, input: Int)
+  static func letterboxGeometry(imageWidth w: Int, imageHeight h: Int, input: Int)
     -> (gain: Double, newWidth: Int, newHeight: Int, left: Int, top: Int, backPadX: Double, backPadY: Double, rawPadX: Double, rawPadY: Double)
   {
     let gain = min(Double(input) / Double(h), Double(input) / Double(w))
@@ -26,7 +26,7 @@ public enum InputMapping: Sendable, Hashable {
 
   /// Maps a model-input box to image pixels (top-left origin), clamped to the
   /// image for the letterbox as Ultralytics' `clip_boxes` does.
-  public func toImage(_ b: RawBox) -> PixelBox {
+  func toImage(_ b: RawBox) -> PixelBox {
     switch self {
     case .stretch: return stretched(b)
     case .letterbox(let w, let h, _, _):

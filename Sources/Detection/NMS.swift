@@ -17,7 +17,7 @@ public enum NMSVariant: String, Sendable, Hashable, CaseIterable {
 
 extension NMSVariant {
   /// The variant as a policy row.
-  public var policy: NMSPolicy? {
+  var policy: NMSPolicy? {
     switch self {
     case .greedySorted: return NMSPolicy()
     case .batsight: return NMSPolicy(order: .inputOrder, measure: .enclosing)
@@ -28,13 +28,13 @@ extension NMSVariant {
 }
 
 /// Indices of the boxes kept, in the order the variant reports them.
-public func suppress(_ boxes: [RawBox], variant: NMSVariant, threshold: Double) -> [Int] {
+func suppress(_ boxes: [RawBox], variant: NMSVariant, threshold: Double) -> [Int] {
   guard let policy = variant.policy else { return Array(boxes.indices) }
   return suppress(boxes, policy: policy, threshold: threshold)
 }
 
 /// Greedy suppression of raw candidates under `policy` (their corners, confidences, classes).
-public func suppress(_ boxes: [RawBox], policy: NMSPolicy, threshold: Double) -> [Int] {
+func suppress(_ boxes: [RawBox], policy: NMSPolicy, threshold: Double) -> [Int] {
   suppress(corners: boxes.map(\.corners), scores: boxes.map(\.confidence), classes: boxes.map(\.classID),
            policy: policy, threshold: threshold)
 }

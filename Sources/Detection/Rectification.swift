@@ -17,7 +17,7 @@ public struct Rectification: Sendable, Hashable {
   let tx: Double, ty: Double, s: Double
   let line: (Double, Double, Double)
   /// The image of the face centre, in pixels.
-  public let centerX: Double, centerY: Double
+  let centerX: Double, centerY: Double
 
   public static func == (a: Self, b: Self) -> Bool {
     a.tx == b.tx && a.ty == b.ty && a.s == b.s && a.line == b.line
@@ -25,14 +25,14 @@ public struct Rectification: Sendable, Hashable {
   public func hash(into h: inout Hasher) { h.combine(tx); h.combine(ty); h.combine(s) }
 
   /// A pixel mapped into the rectified (affine) frame, in work units.
-  public func apply(_ x: Double, _ y: Double) -> (Double, Double) {
+  func apply(_ x: Double, _ y: Double) -> (Double, Double) {
     let u = (x - tx) / s, v = (y - ty) / s
     let w = line.0 * u + line.1 * v + line.2
     return (u / w, v / w)
   }
 
   /// From two fitted ellipses of concentric rings; nil when degenerate.
-  public static func from(_ e1: FittedEllipse, _ e2: FittedEllipse) -> Rectification? {
+  static func from(_ e1: FittedEllipse, _ e2: FittedEllipse) -> Rectification? {
     let tx = (e1.cx + e2.cx) / 2, ty = (e1.cy + e2.cy) / 2, s = max(e1.a, e2.a)
     guard s > 0 else { return nil }
     let q1 = conic(e1, tx, ty, s), q2 = conic(e2, tx, ty, s)

@@ -130,11 +130,11 @@ extension TargetLocator {
 }
 
 /// Each spot located as a face of its own, and the sheet's rotation.
-public struct SpotFits: Sendable, Hashable {
+struct SpotFits: Sendable, Hashable {
   /// One fit per spot, in layout order (rectified where two of its edges agree).
-  public let fits: [TargetFit]
+  let fits: [TargetFit]
   /// The sheet's in-plane rotation, radians.
-  public let theta: Double
+  let theta: Double
   let layout: [Spot]
 
   init(fits: [TargetFit], theta: Double, layout: [Spot]) {

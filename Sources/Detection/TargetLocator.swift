@@ -22,7 +22,7 @@ public struct TargetFit: Sendable, Hashable {
   var rectifiedRing: FittedEllipse?
   var ringRadius: Double = 1
   /// Multi-spot sheets: each spot's fitted ring (nil for single-spot faces).
-  public var spots: SpotFits?
+  var spots: SpotFits?
 
   /// The face point (x right, y down, 1 = outer scoring edge) of a pixel:
   /// projective when rectified, otherwise the affine un-squash of the ellipse.

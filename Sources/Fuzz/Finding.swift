@@ -3,27 +3,27 @@ import Scoring
 
 /// One thing the campaign found: a broken property (violation) or a case where
 /// two named semantics disagree (discrepancy).
-public struct Finding: Sendable, Hashable {
+package struct Finding: Sendable, Hashable {
   /// `violation` or `discrepancy`.
-  public let severity: String
+  let severity: String
   /// The property or disagreement, e.g. `monotonic`, `persistence-float32`.
-  public let property: String
-  public let face: String
+  let property: String
+  let face: String
   /// The rule(s) or variants compared, e.g. `inclusive vs floor`.
-  public let compared: String
-  public let x: Double, y: Double
+  let compared: String
+  let x: Double, y: Double
   /// Distance in the spot frame, and the boundary it sits on (nil: none near).
-  public let distance: Double
-  public let boundary: Double?
+  let distance: Double
+  let boundary: Double?
   /// Scores of the compared variants, in `compared` order.
-  public let scores: [Int]
-  public let detail: String
+  let scores: [Int]
+  let detail: String
 
   /// Deduplication key: one finding per property, face, comparison and boundary.
   var key: String { "\(severity)|\(property)|\(face)|\(compared)|\(boundary.map { $0.description } ?? "none")" }
 
   /// `{severity, property, face, compared, x, y, distance, distance_hex, boundary, scores, detail}`.
-  public var json: JSONValue {
+  var json: JSONValue {
     .object([
       "severity": .string(severity), "property": .string(property), "face": .string(face), "compared": .string(compared),
       "x": .double(x), "y": .double(y), "distance": .double(distance), "distance_hex": .string(hexString(distance)),

@@ -1,11 +1,11 @@
 import Core
 
 /// Turns findings into ready-to-run scenario files and a summary table.
-public enum FindingReport {
+package enum FindingReport {
   /// A minimal archery scenario that taps the point exactly (seed 002's tap
   /// path), confirms, persists with coordinates and resumes, so `bullseye
   /// render` or `verify` replays the finding.
-  public static func scenario(_ f: Finding, index: Int) -> String {
+  package static func scenario(_ f: Finding, index: Int) -> String {
     let rule = f.compared.split(separator: " ").first.map(String.init) ?? "inclusive"
     let known = ["inclusive", "floor", "strict", "line-cutter"]
     let r = known.contains(rule) ? rule : "inclusive"
@@ -31,7 +31,7 @@ public enum FindingReport {
   }
 
   /// A Markdown table: one row per unique finding, with how often it occurred.
-  public static func summary(_ result: CampaignResult) -> String {
+  package static func summary(_ result: CampaignResult) -> String {
     var s = "| # | severity | property | face | compared | distance (hex) | scores | occurrences |\n|---|---|---|---|---|---|---|---|\n"
     for (i, f) in (result.violations + result.discrepancies).enumerated() {
       s += "| \(i + 1) | \(f.severity) | \(f.property) | \(f.face) | \(f.compared) | `\(hexString(f.distance))` | \(f.scores.map(String.init).joined(separator: " / ")) | \(result.counts[f.key] ?? 1) |\n"
@@ -40,7 +40,7 @@ public enum FindingReport {
   }
 
   /// `{checks, violations, discrepancies, checks_per_second, seconds, findings}`.
-  public static func json(_ r: CampaignResult) -> JSONValue {
+  package static func json(_ r: CampaignResult) -> JSONValue {
     .object([
       "checks": .int(r.checks), "violations": .int(r.violations.count), "discrepancies": .int(r.discrepancies.count),
       "violation_occurrences": .int(r.violations.reduce(0) { $0 + (r.counts[$1.key] ?? 0) }),

@@ -4,8 +4,8 @@
 
 /// Replays files (or every file in folders) given on the command line through
 /// a fuzz target's entry — how crashes found by libFuzzer become regression runs.
-public enum FuzzReplay {
-  public static func run(_ body: ([UInt8]) -> Void) {
+package enum FuzzReplay {
+  package static func run(_ body: ([UInt8]) -> Void) {
     var count = 0
     for arg in CommandLine.arguments.dropFirst() {
       for path in files(arg) {

@@ -6,31 +6,31 @@ import Scoring
 #endif
 
 /// Settings of a boundary-seeking scoring campaign.
-public struct CampaignOptions: Sendable {
-  public var faces: [Face] = FaceCatalog.all
-  public var rules: [BoundaryRule] = BoundaryRule.allCases
-  public var iterations = 100_000
-  public var seed: UInt64 = 1
-  public var arrowMM = 5.5
-  public init() {}
+package struct CampaignOptions: Sendable {
+  package var faces: [Face] = FaceCatalog.all
+  package var rules: [BoundaryRule] = BoundaryRule.allCases
+  package var iterations = 100_000
+  package var seed: UInt64 = 1
+  var arrowMM = 5.5
+  package init() {}
 }
 
 /// What a campaign checked and found.
-public struct CampaignResult: Sendable {
-  public let checks: Int
+package struct CampaignResult: Sendable {
+  package let checks: Int
   /// One per (property, face, comparison, boundary), first occurrence; `count` has the totals.
-  public let violations: [Finding]
-  public let discrepancies: [Finding]
-  public let counts: [String: Int]
-  public let seconds: Double
-  public var checksPerSecond: Double { seconds > 0 ? Double(checks) / seconds : 0 }
+  package let violations: [Finding]
+  package let discrepancies: [Finding]
+  let counts: [String: Int]
+  package let seconds: Double
+  package var checksPerSecond: Double { seconds > 0 ? Double(checks) / seconds : 0 }
 }
 
 /// Points at, just inside and just outside every ring and X radius (nextUp,
 /// nextDown, and the neighbours a Float32 round trip produces), at many angles,
 /// plus uniform random points; each point checked against the properties.
-public enum ScoringCampaign {
-  public static func run(_ o: CampaignOptions, clock: () -> Double) -> CampaignResult {
+package enum ScoringCampaign {
+  package static func run(_ o: CampaignOptions, clock: () -> Double) -> CampaignResult {
     var g = SeededGenerator(seed: o.seed)
     var state = CampaignState()
     let start = clock()

@@ -10,26 +10,26 @@ import Synth
 /// app processes it. Decoded strictly from one YAML document.
 public struct ArcheryScenario: Sendable, Decodable {
   public var scene: SceneSpec
-  public var profiles: [String]
-  public var rule: BoundaryRule
-  public var precision: Precision
+  var profiles: [String]
+  var rule: BoundaryRule
+  var precision: Precision
   /// Edit-time arithmetic at confirm (default Double, as seed 000's `EditableArrow`).
-  public var confirmPrecision: Precision
-  public var arrowMM: Double?
-  public var spots: SpotRule
-  public var overrides: ProfileOverrides
-  public var detector: DetectorSpec
-  public var expectedArrows: Int?
-  public var gestures: GestureScript
-  public var persist: PersistSpec?
-  public var expect: Expectations?
+  var confirmPrecision: Precision
+  var arrowMM: Double?
+  var spots: SpotRule
+  var overrides: ProfileOverrides
+  var detector: DetectorSpec
+  var expectedArrows: Int?
+  var gestures: GestureScript
+  var persist: PersistSpec?
+  var expect: Expectations?
   /// Differences from the truth this scenario declares, per profile, each with its reason.
-  public var expectWrong: [String: [DeclaredWrong]]
-  public var clock: String
+  var expectWrong: [String: [DeclaredWrong]]
+  var clock: String
 
   /// Keys this type reads at the top level, on top of the scene's (plus the
   /// golden keys `tolerances` and `image_tolerance`, read by the verifier).
-  public static let keys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue)).union(["tolerances", "image_tolerance"])
+  static let keys: Set<String> = Set(CodingKeys.allCases.map(\.stringValue)).union(["tolerances", "image_tolerance"])
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case profile, rule, precision, spots, detector, gestures, persist, expect, clock
@@ -76,15 +76,15 @@ extension DragSemantics: Decodable {}
 extension OutputLayout: Decodable {}
 
 /// Any profile entry a scenario wants to change.
-public struct ProfileOverrides: Sendable, Decodable {
-  public var confidence: Double?, iou: Double?, nms: NMSVariant?, drag: DragSemantics?
-  public var preprocess: String?, roundedPadding: Bool?, layout: OutputLayout?
-  public init() {}
+struct ProfileOverrides: Sendable, Decodable {
+  var confidence: Double?, iou: Double?, nms: NMSVariant?, drag: DragSemantics?
+  var preprocess: String?, roundedPadding: Bool?, layout: OutputLayout?
+  init() {}
   enum CodingKeys: String, CodingKey, CaseIterable {
     case confidence, iou, nms, drag, preprocess, layout
     case roundedPadding = "rounded_padding"
   }
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     confidence = try c.decodeIfPresent(Double.self, forKey: .confidence)
@@ -100,7 +100,7 @@ public struct ProfileOverrides: Sendable, Decodable {
   }
 
   /// The profile with these entries applied.
-  public func apply(to p: PlatformProfile) -> PlatformProfile {
+  func apply(to p: PlatformProfile) -> PlatformProfile {
     var q = p
     if let v = confidence { q.confidence = v }
     if let v = iou { q.iou = v }
@@ -114,28 +114,28 @@ public struct ProfileOverrides: Sendable, Decodable {
 }
 
 /// Where detections come from in a scenario.
-public struct DetectorSpec: Sendable, Decodable {
+struct DetectorSpec: Sendable, Decodable {
   /// `truth` (a perfect detector built from the ground truth), `boxes`, `model` or `none`.
-  public var source: String = "truth"
+  var source: String = "truth"
   /// Per-arrow confidences for `truth` (cycled); default 0.9.
-  public var confidences: [Double] = [0.9]
+  var confidences: [Double] = [0.9]
   /// Extra raw candidates (model-input pixels), e.g. duplicates or false positives.
-  public var boxes: [BoxSpec] = []
+  var boxes: [BoxSpec] = []
   /// Include the target-face box (class 1) for `truth`.
-  public var targetBox: Bool = true
-  public var model: String?
+  var targetBox: Bool = true
+  var model: String?
   /// An arrow refiner (ONNX) for a second look at each arrow candidate.
-  public var refiner: String?
+  var refiner: String?
   /// A raw output tensor written inline: `{shape: [1, 6, N], values: [...]}` (row-major).
-  public var tensor: InlineTensor?
+  var tensor: InlineTensor?
   /// A raw output tensor as a float32 `.npy` file inside the scenario tree.
-  public var npy: String?
+  var npy: String?
   /// For `face`: detections in face coordinates, bypassing the detector and the ring fit.
-  public var points: [[Double]] = []
-  public init() {}
+  var points: [[Double]] = []
+  init() {}
   enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, refiner, tensor, npy, targetBox = "target_box", points
   }
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     source = try c.decodeIfPresent(String.self, forKey: .source) ?? "truth"
@@ -163,11 +163,11 @@ public struct DetectorSpec: Sendable, Decodable {
 }
 
 /// A small tensor written in a scenario: shape and row-major values.
-public struct InlineTensor: Sendable, Decodable {
-  public var shape: [Int]
-  public var values: [Float]
+struct InlineTensor: Sendable, Decodable {
+  var shape: [Int]
+  var values: [Float]
   enum CodingKeys: String, CodingKey, CaseIterable { case shape, values }
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     shape = try c.decode([Int].self, forKey: .shape)
@@ -181,10 +181,10 @@ public struct InlineTensor: Sendable, Decodable {
 }
 
 /// A raw candidate written in a scenario (model-input pixels).
-public struct BoxSpec: Sendable, Decodable {
-  public var cx: Double, cy: Double, w: Double, h: Double, confidence: Double, classID: Int
+struct BoxSpec: Sendable, Decodable {
+  var cx: Double, cy: Double, w: Double, h: Double, confidence: Double, classID: Int
   enum CodingKeys: String, CodingKey, CaseIterable { case cx, cy, w, h, confidence, classID = "class" }
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     cx = try c.decode(Double.self, forKey: .cx); cy = try c.decode(Double.self, forKey: .cy)

@@ -17,7 +17,7 @@ public struct ArcheryEvaluation: Sendable {
   /// Arrows whose entry point is not painted over, and how many of them matched:
   /// recall over what a detector can see rather than guess.
   public let visibleArrows: Int, visibleMatched: Int
-  public let scoresCorrect: Int
+  let scoresCorrect: Int
   /// Median distance between a matched detection and its true impact, in
   /// original pixels and in 640-input pixels.
   public let medianErrorPx: Double, medianErrorInputPx: Double
@@ -34,7 +34,7 @@ public struct ArcheryEvaluation: Sendable {
   /// Recall over the arrows with no entry that close.
   public var recallAlone: Double { Double(matched - pairedMatched) / Double(max(1, truthArrows - pairedArrows)) }
   /// The touching-pair radius in model-input pixels (Training/peaks.py PAIR_R).
-  public static let touchingInputPx = 2.5
+  static let touchingInputPx = 2.5
   public var scoreAccuracy: Double { Double(scoresCorrect) / Double(max(1, truthArrows)) }
   /// Every true arrow not scored right, in image order: what to look at first.
   public let failures: [ArrowFailure]

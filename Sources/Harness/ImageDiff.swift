@@ -1,22 +1,22 @@
 import Canvas
 
 /// The verdict of an image comparison.
-public struct ImageDiffResult: Sendable {
+struct ImageDiffResult: Sendable {
   /// Pixels whose largest channel change exceeds the threshold.
-  public let differing: Int
+  let differing: Int
   /// Largest channel change anywhere.
-  public let maxDelta: Int
+  let maxDelta: Int
   /// First differing pixel (x, y), for the message.
-  public let first: (Int, Int)?
+  let first: (Int, Int)?
   /// Golden dimmed, differing pixels in red; nil when sizes differ or nothing differs.
-  public let diffImage: RGBA8Image?
-  public let sizeMismatch: Bool
-  public var identical: Bool { differing == 0 && !sizeMismatch && maxDelta == 0 }
+  let diffImage: RGBA8Image?
+  let sizeMismatch: Bool
+  var identical: Bool { differing == 0 && !sizeMismatch && maxDelta == 0 }
 }
 
 /// Exact fast path (whole-buffer equality), then a per-pixel channel delta
 /// with a threshold and a count of differing pixels.
-public func diffImages(expected: RGBA8Image, actual: RGBA8Image, tolerance: ImageTolerance) -> ImageDiffResult {
+func diffImages(expected: RGBA8Image, actual: RGBA8Image, tolerance: ImageTolerance) -> ImageDiffResult {
   if expected.width != actual.width || expected.height != actual.height {
     return ImageDiffResult(differing: max(expected.width * expected.height, actual.width * actual.height), maxDelta: 255,
                            first: (0, 0), diffImage: nil, sizeMismatch: true)

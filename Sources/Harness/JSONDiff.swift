@@ -1,17 +1,17 @@
 import Core
 
 /// One difference between two JSON trees.
-public struct JSONDifference: Sendable, Hashable, CustomStringConvertible {
-  public let path: String
-  public let expected: String
-  public let actual: String
-  public let tolerance: JSONTolerance
-  public var description: String { "\(path): expected \(expected), got \(actual) (tolerance \(tolerance.rawValue))" }
+struct JSONDifference: Sendable, Hashable, CustomStringConvertible {
+  let path: String
+  let expected: String
+  let actual: String
+  let tolerance: JSONTolerance
+  var description: String { "\(path): expected \(expected), got \(actual) (tolerance \(tolerance.rawValue))" }
 }
 
 /// Compares parsed trees, not text: key order and number spelling cannot
 /// fail a check, values can. Paths read `runs.ios.detections.0.score`.
-public func diffJSON(expected: JSONValue, actual: JSONValue, tolerances: [PathTolerance] = []) -> [JSONDifference] {
+func diffJSON(expected: JSONValue, actual: JSONValue, tolerances: [PathTolerance] = []) -> [JSONDifference] {
   var out: [JSONDifference] = []
   walk(expected, actual, path: [], tolerances, &out)
   return out

@@ -17,7 +17,7 @@ public enum Reports {
 
   /// The renderer's versions, stamped into every report (font and rasteriser
   /// versions are what make pixels drift between machines).
-  public static var environment: [(String, String)] {
+  static var environment: [(String, String)] {
     [("cairo", CanvasVersions.cairo), ("pixman", CanvasVersions.pixman ?? "unknown"), ("libpng", CanvasVersions.libpng),
      ("freetype", CanvasVersions.freetype ?? "unknown")]
   }

@@ -70,8 +70,8 @@ struct ObstaclesKind: ScenarioKind {
 
 /// Keeps file references inside the scenario tree: no absolute paths, no
 /// `..`, and no symlink that resolves outside.
-public enum PathGuard {
-  public static func resolve(_ ref: String, from file: String, root: String) throws -> String {
+enum PathGuard {
+  static func resolve(_ ref: String, from file: String, root: String) throws -> String {
     guard !ref.hasPrefix("/") else { throw GoldenError("\(file): path '\(ref)' is absolute: expected a path inside \(root)") }
     guard !ref.split(separator: "/").contains("..") else {
       throw GoldenError("\(file): path '\(ref)' contains '..': expected a path inside \(root)")
@@ -90,5 +90,5 @@ public enum PathGuard {
 /// Golden's error: one sentence.
 public struct GoldenError: Error, CustomStringConvertible, Equatable {
   public let description: String
-  public init(_ d: String) { description = d }
+  init(_ d: String) { description = d }
 }

@@ -13,7 +13,7 @@ import Scoring
 /// confirms at the end.
 public struct GestureScript: Sendable, Decodable {
   public var viewRadius: Double = 150
-  public var steps: [Gesture] = []
+  var steps: [Gesture] = []
   public init() {}
 
   enum CodingKeys: String, CodingKey, CaseIterable { case viewRadius = "view_radius", steps }
@@ -84,23 +84,23 @@ public struct GestureScript: Sendable, Decodable {
 
 /// Persistence steps of a scenario: what is already in the database, how this
 /// end is saved, and whether the app crashes part-way.
-public struct PersistSpec: Sendable, Decodable {
+struct PersistSpec: Sendable, Decodable {
   /// nil: the profile's (`ios`: dropped, as seed 000's camera flow; seed 002's tap path keeps them).
-  public var coordinates: CoordinatePolicy?
-  public var upsert: UpsertSemantics = .update
-  public var end: Int = 1
-  public var prior: [PriorEnd] = []
-  public var resume: ResumeSemantics = .seed002
+  var coordinates: CoordinatePolicy?
+  var upsert: UpsertSemantics = .update
+  var end: Int = 1
+  var prior: [PriorEnd] = []
+  var resume: ResumeSemantics = .seed002
   /// Simulated crash: only the first `crashAfter` arrows of this end commit.
-  public var crashAfter: Int?
+  var crashAfter: Int?
   /// Start from a version-36 database and migrate it.
-  public var fromVersion36: Bool = false
+  var fromVersion36: Bool = false
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case coordinates, upsert, end, prior, resume
     case crashAfter = "crash_after", fromVersion36 = "from_version_36"
   }
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     coordinates = try c.decodeIfPresent(CoordinatePolicy.self, forKey: .coordinates)
@@ -116,12 +116,12 @@ public struct PersistSpec: Sendable, Decodable {
   }
 
   /// An end saved before this run: arrows as `[score, is_x, x, y]` (x, y may be null).
-  public struct PriorEnd: Sendable, Decodable {
-    public var end: Int
-    public var arrows: [[JSONScalar]]
-    public var complete: Bool
+  struct PriorEnd: Sendable, Decodable {
+    var end: Int
+    var arrows: [[JSONScalar]]
+    var complete: Bool
     enum CodingKeys: String, CodingKey, CaseIterable { case end, arrows, complete }
-    public init(from decoder: Decoder) throws {
+    init(from decoder: Decoder) throws {
       try decoder.rejectUnknownKeys(CodingKeys.self)
       let c = try decoder.container(keyedBy: CodingKeys.self)
       end = try c.decode(Int.self, forKey: .end)
@@ -132,9 +132,9 @@ public struct PersistSpec: Sendable, Decodable {
 }
 
 /// A number, bool or null inside a YAML list.
-public enum JSONScalar: Sendable, Decodable, Hashable {
+enum JSONScalar: Sendable, Decodable, Hashable {
   case number(Double), bool(Bool), null
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     let c = try decoder.singleValueContainer()
     if c.decodeNil() { self = .null } else if let b = try? c.decode(Bool.self) { self = .bool(b) } else { self = .number(try c.decode(Double.self)) }
   }
@@ -143,18 +143,18 @@ public enum JSONScalar: Sendable, Decodable, Hashable {
 }
 
 /// Explicit expectations checked besides the goldens (every run profile).
-public struct Expectations: Sendable, Decodable {
-  public var detections: Int?, confirmed: Int?, endTotal: Int?
-  public var scores: [Int]?, x: [Bool]?, confirmedScores: [Int]?, wasAdjusted: [Bool]?
-  public var placementMode: Bool?, extraWarning: Bool?, error: Bool?
-  public var rescoreChanges: Int?, resumeArrowNumber: Int?, resumeEnd: Int?
+struct Expectations: Sendable, Decodable {
+  var detections: Int?, confirmed: Int?, endTotal: Int?
+  var scores: [Int]?, x: [Bool]?, confirmedScores: [Int]?, wasAdjusted: [Bool]?
+  var placementMode: Bool?, extraWarning: Bool?, error: Bool?
+  var rescoreChanges: Int?, resumeArrowNumber: Int?, resumeEnd: Int?
   enum CodingKeys: String, CodingKey, CaseIterable {
     case detections, confirmed, scores, x, error
     case endTotal = "end_total", confirmedScores = "confirmed_scores", wasAdjusted = "was_adjusted"
     case placementMode = "placement_mode", extraWarning = "extra_warning"
     case rescoreChanges = "rescore_changes", resumeArrowNumber = "resume_arrow_number", resumeEnd = "resume_end"
   }
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     detections = try c.decodeIfPresent(Int.self, forKey: .detections)

@@ -10,31 +10,31 @@ import Scoring
 import Synth
 
 /// One profile's run of a scenario.
-public struct ProfileRun: Sendable {
-  public let profile: String
-  public let result: RunResult
-  public let resume: ResumeState?
-  public let databaseDump: String?
+struct ProfileRun: Sendable {
+  let profile: String
+  let result: RunResult
+  let resume: ResumeState?
+  let databaseDump: String?
 }
 
 /// Everything a scenario produced, and the explicit expectations it missed.
-public struct ScenarioOutcome: Sendable {
-  public let id: String
-  public let image: RGBA8Image
-  public let truth: GroundTruth
-  public let runs: [ProfileRun]
-  public let failures: [String]
+struct ScenarioOutcome: Sendable {
+  let id: String
+  let image: RGBA8Image
+  let truth: GroundTruth
+  let runs: [ProfileRun]
+  let failures: [String]
   /// Undeclared differences from the truth (and declared ones that no longer occur).
-  public let truthFailures: [String]
+  let truthFailures: [String]
   /// Declared differences from the truth, with their reasons, for the report.
-  public let truthDeclared: [String]
+  let truthDeclared: [String]
 }
 
 /// Runs archery scenarios: synthesize → pipeline per profile → persist →
 /// resume → expectations.
-public enum ScenarioRunner {
+enum ScenarioRunner {
   /// Runs `s`; databases are written under `workDir` (a fresh file per profile).
-  public static func run(_ s: ArcheryScenario, id: String, workDir: String, threads: Int = ProcessorCount.available) throws(PipelineError) -> ScenarioOutcome {
+  static func run(_ s: ArcheryScenario, id: String, workDir: String, threads: Int = ProcessorCount.available) throws(PipelineError) -> ScenarioOutcome {
     let synth: SynthResult
     do { synth = try Synthesizer.render(s.scene) } catch { throw PipelineError("\(error)") }
     let truth = synth.truth

@@ -3,20 +3,20 @@ import Scoring
 import Synth
 
 /// A difference a scenario declares between a run and the truth, with its reason.
-public struct DeclaredWrong: Sendable, Hashable, Decodable {
+struct DeclaredWrong: Sendable, Hashable, Decodable {
   /// A truth arrow (index in the truth file's `arrows`) scored or flagged wrong.
-  public var arrow: Int?
+  var arrow: Int?
   /// How many truth arrows no detection matches.
-  public var missed: Int?
+  var missed: Int?
   /// How many detections match no truth arrow.
-  public var extra: Int?
+  var extra: Int?
   /// The confirmed end total differs from the truth's.
-  public var total: Bool?
+  var total: Bool?
   /// Why: shown in the report, required.
-  public var reason: String
+  var reason: String
 
   enum CodingKeys: String, CodingKey, CaseIterable { case arrow, missed, extra, total, reason }
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     arrow = try c.decodeIfPresent(Int.self, forKey: .arrow)
@@ -38,20 +38,20 @@ public struct DeclaredWrong: Sendable, Hashable, Decodable {
 /// The truth gate: a run with a perfect or model detector is compared with the
 /// ground truth the synthesizer stored, independently of its golden, so a golden
 /// can never pin a wrong score unless the scenario says so (and why).
-public enum TruthGate {
+enum TruthGate {
   /// Matching radius in photo pixels.
-  public static let matchPixels = 8.0
+  static let matchPixels = 8.0
 
   /// True when the gate applies: the detector is the truth or a model, and no
   /// gesture other than confirm edits the end (taps, drags and scripted boxes keep their own `expect`).
-  public static func applies(_ s: ArcheryScenario) -> Bool {
+  static func applies(_ s: ArcheryScenario) -> Bool {
     guard ["truth", "model"].contains(s.detector.source), s.detector.boxes.isEmpty else { return false }
     return s.gestures.effectiveSteps.allSatisfy { if case .confirm = $0 { return true } else { return false } }
   }
 
   /// Differences between the run and the truth, each a line naming what differs.
   /// Declared ones are checked too: a declared difference that does not occur is an unexpected pass.
-  public static func check(_ s: ArcheryScenario, truth: GroundTruth, run: RunResult, profile: String) -> (failures: [String], declared: [String]) {
+  static func check(_ s: ArcheryScenario, truth: GroundTruth, run: RunResult, profile: String) -> (failures: [String], declared: [String]) {
     let face = truth.scene.face
     let pairs = match(truth, run)
     var wrongArrows: [Int: String] = [:]

@@ -34,12 +34,12 @@ public struct VerifyOptions: Sendable {
 }
 
 /// One artifact's comparison.
-public struct ArtifactVerdict: Sendable {
-  public let name: String
+struct ArtifactVerdict: Sendable {
+  let name: String
   /// `same`, `differs`, `missing`, `written`, `stale`.
-  public let status: String
-  public let detail: [String]
-  public let diffImage: String?
+  let status: String
+  let detail: [String]
+  let diffImage: String?
 }
 
 /// One scenario's verdict.
@@ -48,12 +48,12 @@ public struct ScenarioVerdict: Sendable {
   /// `passed`, `failed`, `recorded`.
   public let status: String
   public let messages: [String]
-  public let artifacts: [ArtifactVerdict]
-  public let seconds: Double
+  let artifacts: [ArtifactVerdict]
+  let seconds: Double
   /// Declared differences from the truth (shown, not failing).
-  public var truthDeclared: [String] = []
+  var truthDeclared: [String] = []
   /// Messages from the truth gate, apart from golden diffs.
-  public var truthFailures: [String] { messages.filter { $0.hasPrefix("truth: ") } }
+  var truthFailures: [String] { messages.filter { $0.hasPrefix("truth: ") } }
 }
 
 /// The whole run.

@@ -1,9 +1,9 @@
 /// Size limits for images; checked before any pixel memory is allocated.
 public struct ImageLimits: Sendable, Hashable {
   /// Largest allowed width or height.
-  public var maxSide: Int
+  var maxSide: Int
   /// Largest allowed `width * height`.
-  public var maxPixels: Int
+  var maxPixels: Int
 
   /// 16384 per side, 16384² pixels in total.
   public static let `default` = ImageLimits(maxSide: 16384, maxPixels: 16384 * 16384)

@@ -5,9 +5,9 @@
 /// got 3." Bad input of any kind (a truncated or corrupted file, an
 /// unsupported operator, a mismatched input shape) is reported with this error,
 /// never with a crash.
-public struct InferenceError: Error, Sendable, Equatable, CustomStringConvertible {
+struct InferenceError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Broad classes of failure, for callers that branch on them.
-  public enum Kind: String, Sendable, Equatable {
+  enum Kind: String, Sendable, Equatable {
     /// The bytes are not a well-formed ONNX protobuf.
     case malformed
     /// The model is well-formed but uses something this runtime lacks.
@@ -23,17 +23,17 @@ public struct InferenceError: Error, Sendable, Equatable, CustomStringConvertibl
   }
 
   /// The class of failure.
-  public let kind: Kind
+  let kind: Kind
   /// One sentence with actual and expected values.
-  public let message: String
+  let message: String
 
   /// Creates an error of `kind` with a one-sentence `message`.
-  public init(_ kind: Kind, _ message: String) {
+  init(_ kind: Kind, _ message: String) {
     self.kind = kind
     self.message = message
   }
 
-  public var description: String { message }
+  var description: String { message }
 }
 
 extension InferenceError {

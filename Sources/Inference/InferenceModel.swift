@@ -39,7 +39,7 @@ public struct InferenceModel: Sendable {
   }
 
   /// Loads a model from an .onnx file (same as `init(contentsOf:)`).
-  public init(path: String, memoryLimit: Int = InferenceModel.defaultMemoryLimit) throws {
+  init(path: String, memoryLimit: Int = InferenceModel.defaultMemoryLimit) throws {
     try self.init(contentsOf: path, memoryLimit: memoryLimit)
   }
 

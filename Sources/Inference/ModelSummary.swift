@@ -31,13 +31,13 @@ extension InferenceModel {
   }
 
   /// Summarises serialized ONNX bytes.
-  public static func summary(bytes: [UInt8]) throws -> ModelSummary {
+  static func summary(bytes: [UInt8]) throws -> ModelSummary {
     try InferenceModel(bytes: bytes).summary
   }
 
   /// Interface, operator counts, parameters and MACs of this model. MACs use
   /// the declared input shapes with symbolic dimensions taken as 1.
-  public var summary: ModelSummary {
+  var summary: ModelSummary {
     let params = graph.initializers.values.filter { $0.dtype == .float }.reduce(0) { $0 + $1.count }
     var shapes: [String: [Int]] = [:]
     for i in graph.inputs {

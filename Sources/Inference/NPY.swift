@@ -18,12 +18,12 @@ public enum NPY {
   }
 
   /// Writes `tensor` to `path` (same as `write(_:to:)`).
-  public static func write(_ tensor: Tensor, _ path: String) throws {
+  static func write(_ tensor: Tensor, _ path: String) throws {
     try write(tensor, to: path)
   }
 
   /// The .npy bytes of `tensor`.
-  public static func encode(_ tensor: Tensor) -> [UInt8] {
+  static func encode(_ tensor: Tensor) -> [UInt8] {
     let dims = tensor.shape.map(String.init)
     let shape = dims.count == 1 ? "(\(dims[0]),)" : "(\(dims.joined(separator: ", ")))"
     var header = "{'descr': '<f4', 'fortran_order': False, 'shape': \(shape), }"
@@ -48,7 +48,7 @@ public enum NPY {
   }
 
   /// Parses .npy bytes; `name` labels errors.
-  public static func decode(_ bytes: [UInt8], name: String = "input") throws -> Tensor {
+  static func decode(_ bytes: [UInt8], name: String = "input") throws -> Tensor {
     func fail(_ m: String) -> InferenceError { InferenceError(.io, "NPY '\(name)' \(m).") }
     guard bytes.count >= 10, bytes[0] == 0x93, Array(bytes[1..<6]) == Array("NUMPY".utf8) else {
       throw fail("does not start with the \\x93NUMPY magic; expected a .npy file")

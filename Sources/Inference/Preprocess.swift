@@ -1,19 +1,19 @@
 /// How `Preprocess.letterbox` placed the image, to map boxes back.
 public struct LetterboxInfo: Sendable, Equatable, Codable {
   /// Scale from original pixels to model pixels.
-  public let gain: Float
+  let gain: Float
   /// Left and top padding in model pixels.
-  public let padX: Int
-  public let padY: Int
+  let padX: Int
+  let padY: Int
   /// Size of the resized image inside the padding.
-  public let resizedWidth: Int
-  public let resizedHeight: Int
+  let resizedWidth: Int
+  let resizedHeight: Int
   /// Original image size.
-  public let width: Int
-  public let height: Int
+  let width: Int
+  let height: Int
 
   /// Maps a point in model pixels back to original pixels.
-  public func toOriginal(x: Float, y: Float) -> (x: Float, y: Float) {
+  func toOriginal(x: Float, y: Float) -> (x: Float, y: Float) {
     ((x - Float(padX)) / gain, (y - Float(padY)) / gain)
   }
 }

@@ -16,7 +16,7 @@ public struct Tensor: Sendable, Equatable {
   }
 
   /// A tensor of zeros.
-  public init(zeros shape: [Int]) throws {
+  init(zeros shape: [Int]) throws {
     let n = try SizeMath.count(shape, what: "Tensor")
     self.shape = shape
     self.scalars = [Float](repeating: 0, count: n)

@@ -4,11 +4,11 @@ import Imaging
 /// boxes, before any filtering (the pipeline applies the app's thresholds).
 public struct FrameDetections: Sendable, Hashable {
   /// Vision observations in request output order.
-  public var vision: [VisionObservation]
+  var vision: [VisionObservation]
   /// YOLO boxes in model output order.
   public var yolo: [YOLOBox]
   /// Memberwise.
-  public init(vision: [VisionObservation], yolo: [YOLOBox]) {
+  init(vision: [VisionObservation], yolo: [YOLOBox]) {
     self.vision = vision
     self.yolo = yolo
   }
@@ -23,12 +23,12 @@ public protocol ObstacleDetector: Sendable {
 }
 
 /// Returns each frame's scripted `vision:` and `yolo:` lists unchanged.
-public struct ScriptedDetector: ObstacleDetector {
+struct ScriptedDetector: ObstacleDetector {
   /// The scripted detector has no settings.
-  public init() {}
+  init() {}
 
   /// The frame's scripted observations and boxes.
-  public func detect(frame: ObstacleFrame, index: Int, image: () throws -> RGBA8Image) -> FrameDetections {
+  func detect(frame: ObstacleFrame, index: Int, image: () throws -> RGBA8Image) -> FrameDetections {
     FrameDetections(vision: frame.vision, yolo: frame.yolo)
   }
 }

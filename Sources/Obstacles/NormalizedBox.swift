@@ -14,7 +14,7 @@ public struct NormalizedBox: Sendable, Hashable {
   public var height: Double
 
   /// Memberwise.
-  public init(x: Double, y: Double, width: Double, height: Double) {
+  init(x: Double, y: Double, width: Double, height: Double) {
     self.x = x
     self.y = y
     self.width = width
@@ -22,16 +22,16 @@ public struct NormalizedBox: Sendable, Hashable {
   }
 
   /// The fake centre box BatSight gives image classifications: (0.4, 0.4, 0.2, 0.2).
-  public static let classificationCentre = NormalizedBox(x: 0.4, y: 0.4, width: 0.2, height: 0.2)
+  static let classificationCentre = NormalizedBox(x: 0.4, y: 0.4, width: 0.2, height: 0.2)
 
   /// Horizontal centre, `x + width / 2` (CGRect.midX for a standard rect).
-  public var midX: Double { x + width / 2 }
+  var midX: Double { x + width / 2 }
   /// Vertical centre.
-  public var midY: Double { y + height / 2 }
+  var midY: Double { y + height / 2 }
   /// `width * height`: the quantity the distance table reads.
-  public var area: Double { width * height }
+  var area: Double { width * height }
   /// Right edge.
-  public var maxX: Double { x + width }
+  var maxX: Double { x + width }
   /// Bottom edge.
   public var maxY: Double { y + height }
 

@@ -95,7 +95,7 @@ public enum ObstaclePipeline {
 
   /// `{Label} detected {Pos}, {category}, {d.1} meters`; without a category
   /// (no YOLO box, or area 0) just `{Label} detected {Pos}`.
-  public static func announcementText(label: String, zone: Zone, category: DistanceCategory?) -> String {
+  static func announcementText(label: String, zone: Zone, category: DistanceCategory?) -> String {
     var text = "\(label) detected \(zone.rawValue)"
     if let category { text += ", \(category.name), \(oneDecimal(category.meters)) meters" }
     return text

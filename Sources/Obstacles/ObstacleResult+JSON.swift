@@ -31,7 +31,7 @@ extension ObstacleResult {
 
 extension Announcement {
   /// `{time_s, text, kind[, frame]}`.
-  public var json: JSONValue {
+  var json: JSONValue {
     var o: [String: JSONValue] = [
       "time_s": .double(time), "text": .string(text), "kind": .string(kind.rawValue),
     ]
@@ -42,7 +42,7 @@ extension Announcement {
 
 extension FrameDecision {
   /// Every field; absent values are `null` so each frame has the same keys.
-  public var json: JSONValue {
+  var json: JSONValue {
     .object([
       "index": .int(index),
       "time_s": .double(time),

@@ -25,7 +25,7 @@ public enum DecisionReason: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Whether an announcement came from an object or a mode event.
-public enum AnnouncementKind: String, Sendable, Hashable, CaseIterable {
+enum AnnouncementKind: String, Sendable, Hashable, CaseIterable {
   case object, mode
 }
 
@@ -36,9 +36,9 @@ public struct Announcement: Sendable, Hashable {
   /// Spoken text.
   public var text: String
   /// Object or mode.
-  public var kind: AnnouncementKind
+  var kind: AnnouncementKind
   /// The frame that caused it (objects only).
-  public var frame: Int?
+  var frame: Int?
 }
 
 /// Everything the pipeline decided for one frame.
@@ -52,7 +52,7 @@ public struct FrameDecision: Sendable, Hashable {
   /// The zone variant in force (for overlays).
   public var zones: ZoneVariant
   /// Per Vision observation: "chosen", or why it was not.
-  public var visionStatus: [String]
+  var visionStatus: [String]
   /// The chosen Vision detection's source, cleaned label, held confidence and box.
   public var source: VisionSource?
   /// Cleaned label of the chosen detection.
@@ -66,7 +66,7 @@ public struct FrameDecision: Sendable, Hashable {
   /// Index of the matched YOLO box.
   public var matchedYOLO: Int?
   /// Its true IoU with the Vision box.
-  public var matchIoU: Double?
+  var matchIoU: Double?
   /// The box direction uses: the matched YOLO box, else the Vision box.
   public var box: NormalizedBox?
   /// Zone of `box`.
@@ -88,7 +88,7 @@ public struct FrameDecision: Sendable, Hashable {
 /// The outcome of one scenario: the transcript and every frame's decision.
 public struct ObstacleResult: Sendable, Hashable {
   /// Scenario id.
-  public var id: String
+  var id: String
   /// The scenario that was run.
   public var scenario: ObstacleScenario
   /// Every spoken line, in time order.

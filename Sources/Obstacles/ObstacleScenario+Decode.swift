@@ -76,7 +76,7 @@ extension ObstacleSemantics: Decodable {
   }
 
   /// Decodes strictly; left-out fields are the app at HEAD.
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -132,7 +132,7 @@ extension VisionObservation: Decodable {
   enum CodingKeys: String, CodingKey, CaseIterable { case source, label, confidence, box }
 
   /// Decodes strictly: faces need no label, classifications take no box.
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let source = try required(choice(c, .source, decoder, VisionSource.self), c, .source)
@@ -164,7 +164,7 @@ extension ModeEvent: Decodable {
   enum CodingKeys: String, CodingKey, CaseIterable { case time = "time_s", text, speechEnabled = "speech_enabled" }
 
   /// Decodes strictly.
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -177,7 +177,7 @@ extension ObstacleExpectation: Decodable {
   enum CodingKeys: String, CodingKey, CaseIterable { case announcements, frames }
 
   /// Decodes strictly.
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -190,7 +190,7 @@ extension ExpectedAnnouncement: Decodable {
   enum CodingKeys: String, CodingKey, CaseIterable { case time = "time_s", text }
 
   /// Decodes strictly.
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init(time: try decodeTime(c, .time, decoder), text: try c.decode(String.self, forKey: .text))
@@ -204,7 +204,7 @@ extension ExpectedFrame: Decodable {
   }
 
   /// Decodes strictly.
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init(index: try c.decode(Int.self, forKey: .index))

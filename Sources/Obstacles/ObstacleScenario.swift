@@ -2,9 +2,9 @@
 /// scripted detections for each, mode announcements, and what to check.
 public struct ObstacleScenario: Sendable, Hashable {
   /// Unique id (defaults to the file name without `.yaml`).
-  public var id: String
+  var id: String
   /// Free text: what the scenario pins down and why.
-  public var description: String
+  var description: String
   /// The one seed every random drawing choice derives from.
   public var seed: UInt64
   /// Frame width in pixels.
@@ -12,20 +12,20 @@ public struct ObstacleScenario: Sendable, Hashable {
   /// Frame height in pixels.
   public var height: Int
   /// Named semantics (zones, NMS, confidence arithmetic).
-  public var semantics: ObstacleSemantics
+  var semantics: ObstacleSemantics
   /// Where detections come from.
-  public var detections: DetectionSource
+  var detections: DetectionSource
   /// Frames in strictly increasing time.
   public var frames: [ObstacleFrame]
   /// Mode announcements (bypass the interval and the cooldown).
-  public var modes: [ModeEvent]
+  var modes: [ModeEvent]
   /// Indices of frames that get an overlay picture.
   public var overlays: [Int]
   /// Optional checks made besides the golden.
-  public var expect: ObstacleExpectation?
+  var expect: ObstacleExpectation?
 
   /// A scenario with no frames; fill in the rest.
-  public init(id: String, seed: UInt64 = 0, width: Int = 640, height: Int = 480) {
+  init(id: String, seed: UInt64 = 0, width: Int = 640, height: Int = 480) {
     self.id = id
     self.description = ""
     self.seed = seed
@@ -41,7 +41,7 @@ public struct ObstacleScenario: Sendable, Hashable {
 }
 
 /// Where a scenario's per-frame detections come from.
-public enum DetectionSource: String, Sendable, Hashable, CaseIterable {
+enum DetectionSource: String, Sendable, Hashable, CaseIterable {
   /// Written in the scenario (`vision:` and `yolo:` of each frame).
   case scripted
   /// From an `ObstacleDetector` passed to the pipeline (e.g. the CPU backend).
@@ -51,16 +51,16 @@ public enum DetectionSource: String, Sendable, Hashable, CaseIterable {
 /// One camera frame at a virtual time.
 public struct ObstacleFrame: Sendable, Hashable {
   /// Virtual time in seconds (whole milliseconds).
-  public var time: Double
+  var time: Double
   /// Objects drawn into the synthesized frame.
   public var objects: [DrawnObject]
   /// Scripted Vision observations, in the order Vision returned them.
-  public var vision: [VisionObservation]
+  var vision: [VisionObservation]
   /// Scripted YOLO boxes, in model output order.
-  public var yolo: [YOLOBox]
+  var yolo: [YOLOBox]
 
   /// Memberwise.
-  public init(
+  init(
     time: Double, objects: [DrawnObject] = [], vision: [VisionObservation] = [],
     yolo: [YOLOBox] = []
   ) {
@@ -83,7 +83,7 @@ public struct DrawnObject: Sendable, Hashable {
   /// Where, normalized.
   public var box: NormalizedBox
   /// Memberwise.
-  public init(kind: ObjectKind, box: NormalizedBox) {
+  init(kind: ObjectKind, box: NormalizedBox) {
     self.kind = kind
     self.box = box
   }
@@ -100,17 +100,17 @@ public enum VisionSource: String, Sendable, Hashable, CaseIterable {
 }
 
 /// One Vision observation as the request returned it.
-public struct VisionObservation: Sendable, Hashable {
+struct VisionObservation: Sendable, Hashable {
   /// Which request.
-  public var source: VisionSource
+  var source: VisionSource
   /// Raw identifier (faces: ignored, always "Person").
-  public var label: String
+  var label: String
   /// Confidence 0…1.
-  public var confidence: Double
+  var confidence: Double
   /// Box (classification: nil, the app substitutes its centre box).
-  public var box: NormalizedBox?
+  var box: NormalizedBox?
   /// Memberwise.
-  public init(source: VisionSource, label: String, confidence: Double, box: NormalizedBox?) {
+  init(source: VisionSource, label: String, confidence: Double, box: NormalizedBox?) {
     self.source = source
     self.label = label
     self.confidence = confidence
@@ -125,22 +125,22 @@ public struct YOLOBox: Sendable, Hashable {
   /// Box, normalized.
   public var box: NormalizedBox
   /// Memberwise.
-  public init(confidence: Double, box: NormalizedBox) {
+  init(confidence: Double, box: NormalizedBox) {
     self.confidence = confidence
     self.box = box
   }
 }
 
 /// A mode announcement ("Camera Mode Activated", "Voice muted", …).
-public struct ModeEvent: Sendable, Hashable {
+struct ModeEvent: Sendable, Hashable {
   /// Virtual time in seconds (whole milliseconds).
-  public var time: Double
+  var time: Double
   /// Spoken text.
-  public var text: String
+  var text: String
   /// When set, turns object announcements on or off from this time.
-  public var speechEnabled: Bool?
+  var speechEnabled: Bool?
   /// Memberwise.
-  public init(time: Double, text: String, speechEnabled: Bool? = nil) {
+  init(time: Double, text: String, speechEnabled: Bool? = nil) {
     self.time = time
     self.text = text
     self.speechEnabled = speechEnabled
@@ -148,45 +148,45 @@ public struct ModeEvent: Sendable, Hashable {
 }
 
 /// Checks made besides the golden; nil fields are not checked.
-public struct ObstacleExpectation: Sendable, Hashable {
+struct ObstacleExpectation: Sendable, Hashable {
   /// The whole transcript, in order.
-  public var announcements: [ExpectedAnnouncement]?
+  var announcements: [ExpectedAnnouncement]?
   /// Per-frame facts.
-  public var frames: [ExpectedFrame]
+  var frames: [ExpectedFrame]
   /// Memberwise.
-  public init(announcements: [ExpectedAnnouncement]? = nil, frames: [ExpectedFrame] = []) {
+  init(announcements: [ExpectedAnnouncement]? = nil, frames: [ExpectedFrame] = []) {
     self.announcements = announcements
     self.frames = frames
   }
 }
 
 /// One expected line of the transcript.
-public struct ExpectedAnnouncement: Sendable, Hashable {
+struct ExpectedAnnouncement: Sendable, Hashable {
   /// When, seconds.
-  public var time: Double
+  var time: Double
   /// What was said.
-  public var text: String
+  var text: String
   /// Memberwise.
-  public init(time: Double, text: String) {
+  init(time: Double, text: String) {
     self.time = time
     self.text = text
   }
 }
 
 /// Expected facts about one frame; nil fields are not checked.
-public struct ExpectedFrame: Sendable, Hashable {
+struct ExpectedFrame: Sendable, Hashable {
   /// Frame index.
-  public var index: Int
+  var index: Int
   /// Zone of the chosen object.
-  public var zone: Zone?
+  var zone: Zone?
   /// Distance category name, or "none".
-  public var category: String?
+  var category: String?
   /// Whether an object announcement was made.
-  public var announced: Bool?
+  var announced: Bool?
   /// Decision reason code (see `DecisionReason`).
-  public var reason: DecisionReason?
+  var reason: DecisionReason?
   /// Index of the matched YOLO box in the frame's list.
-  public var matchedYOLO: Int?
+  var matchedYOLO: Int?
   /// Memberwise.
-  public init(index: Int) { self.index = index }
+  init(index: Int) { self.index = index }
 }

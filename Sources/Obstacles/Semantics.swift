@@ -7,7 +7,7 @@ public enum ZoneVariant: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Which non-maximum suppression runs over the YOLO boxes before matching.
-public enum NMSVariant: String, Sendable, Hashable, CaseIterable {
+enum NMSVariant: String, Sendable, Hashable, CaseIterable {
   /// None: the distance path at HEAD runs no NMS (the default).
   case none
   /// BatSight's `applyNMS`: input order, no confidence sort, ratio against the
@@ -18,7 +18,7 @@ public enum NMSVariant: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Which floating-point type confidences are compared in.
-public enum ConfidenceArithmetic: String, Sendable, Hashable, CaseIterable {
+enum ConfidenceArithmetic: String, Sendable, Hashable, CaseIterable {
   /// The app's `Float` (VNConfidence): 0.8 − 0.6 is 0.19999999 there.
   case float32
   /// Double, for contrast: 0.8 − 0.6 is 0.20000000000000007.
@@ -26,7 +26,7 @@ public enum ConfidenceArithmetic: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Which Vision detection the pipeline goes on with when several sources kept one.
-public enum VisionPick: String, Sendable, Hashable, CaseIterable {
+enum VisionPick: String, Sendable, Hashable, CaseIterable {
   /// The app's code (VisionModelManager): the top detection of the first source,
   /// in priority order (objects, faces, classification), that kept anything.
   case priority
@@ -36,18 +36,18 @@ public enum VisionPick: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The named semantics a scenario runs under; `.batsight` is the app at HEAD.
-public struct ObstacleSemantics: Sendable, Hashable {
+struct ObstacleSemantics: Sendable, Hashable {
   /// Zone boundaries.
-  public var zones: ZoneVariant
+  var zones: ZoneVariant
   /// NMS over YOLO boxes.
-  public var nms: NMSVariant
+  var nms: NMSVariant
   /// Confidence arithmetic.
-  public var confidenceArithmetic: ConfidenceArithmetic
+  var confidenceArithmetic: ConfidenceArithmetic
   /// Which source's detection wins.
-  public var pick: VisionPick
+  var pick: VisionPick
 
   /// Memberwise; defaults are the app at HEAD.
-  public init(
+  init(
     zones: ZoneVariant = .batsight, nms: NMSVariant = .none,
     confidenceArithmetic: ConfidenceArithmetic = .float32, pick: VisionPick = .priority
   ) {
@@ -58,7 +58,7 @@ public struct ObstacleSemantics: Sendable, Hashable {
   }
 
   /// The app at HEAD.
-  public static let batsight = ObstacleSemantics()
+  static let batsight = ObstacleSemantics()
 }
 
 /// Horizontal zone of a detection, spelled as the app speaks it.

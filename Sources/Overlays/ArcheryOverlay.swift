@@ -11,12 +11,12 @@ import Synth
 /// The review picture of one profile's run: the photo with detected boxes,
 /// ghost truth markers and error vectors; the seed's target face with the
 /// confirmed markers, drag paths and the placement-mode tint; and the score table.
-public enum ArcheryOverlay {
+package enum ArcheryOverlay {
   static let panel = 400.0
   static let tierColors: [String: UInt32] = ["red": 0xFF3B30, "orange": 0xFF9500, "deep-orange": 0xFF5722, "green": 0x34C759]
 
   /// The overlay of `result` (run under `profile`) on `image`, with `truth` as ghost markers; `id` titles it.
-  public static func draw(_ result: RunResult, profile: String, truth: GroundTruth, image: RGBA8Image, id: String) throws -> RGBA8Image {
+  package static func draw(_ result: RunResult, profile: String, truth: GroundTruth, image: RGBA8Image, id: String) throws -> RGBA8Image {
     let r = result
     let scale = min(1, panel / Double(image.height))
     let pw = Double(image.width) * scale, ph = Double(image.height) * scale

@@ -5,9 +5,9 @@ import Synth
 /// A review picture of one frame's decision: the three zones, every YOLO box
 /// (matched, kept, or dropped), the Vision box, the distance category, and the
 /// announcement or the reason there was none.
-public enum ObstacleOverlay {
+enum ObstacleOverlay {
   /// Draws `decision` over `image` (the rendered frame).
-  public static func draw(_ decision: FrameDecision, on image: RGBA8Image) throws(ObstacleError) -> RGBA8Image {
+  static func draw(_ decision: FrameDecision, on image: RGBA8Image) throws(ObstacleError) -> RGBA8Image {
     do {
       let surface = try Surface(image: image)
       let ctx = try Context(surface)
@@ -110,7 +110,7 @@ public enum ObstacleOverlay {
 
 extension ObstacleRenderer {
   /// Frame `frame` of the result's scenario, rendered, with its overlay drawn.
-  public static func overlay(_ result: ObstacleResult, frame: Int) throws(ObstacleError) -> RGBA8Image {
+  package static func overlay(_ result: ObstacleResult, frame: Int) throws(ObstacleError) -> RGBA8Image {
     let image = try render(result.scenario, frame: frame)
     return try ObstacleOverlay.draw(result.frames[frame], on: image)
   }

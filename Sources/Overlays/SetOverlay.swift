@@ -3,30 +3,30 @@ import SetCards
 
 /// The reference app's result drawing: every card boxed and labelled, the
 /// selected Set in colour, a header, and a trophy strip of the Set's crops.
-public enum SetOverlay {
+package enum SetOverlay {
   /// Box colours of Set i: palette[i % 8] (red, green, blue, yellow, magenta,
   /// cyan, orange, purple), as 0xRRGGBB.
-  public static let palette: [UInt32] = [
+  static let palette: [UInt32] = [
     0xFF0000, 0x00FF00, 0x0000FF, 0xFFFF00, 0xFF00FF, 0x00FFFF, 0xFF8000, 0x8000FF,
   ]
   /// Boxes outside the selected Set: gray 128.
-  public static let gray: UInt32 = 0x808080
+  static let gray: UInt32 = 0x808080
   /// Line widths: selected Set, others.
-  public static let selectedWidth = 4.0, otherWidth = 2.0
+  static let selectedWidth = 4.0, otherWidth = 2.0
   /// Label font size and its offset above the box.
-  public static let labelSize = 18.0, labelOffset = 20.0
+  static let labelSize = 18.0, labelOffset = 20.0
   /// Trophy crop height, border, gap; the strip's band below the photo.
-  public static let trophyHeight = 60, trophyBorder = 2, trophyGap = 6
+  static let trophyHeight = 60, trophyBorder = 2, trophyGap = 6
   /// Height of the band added below the photo when a Set is shown.
-  public static var bandHeight: Int { trophyHeight + 2 * trophyBorder + 2 * trophyGap }
+  static var bandHeight: Int { trophyHeight + 2 * trophyBorder + 2 * trophyGap }
 
   /// The header, navigation and card labels are the app's text (`SetText` in SetCards).
-  public static func header(cardCount n: Int, set i: Int?, of count: Int) -> String { SetText.header(cardCount: n, set: i, of: count) }
-  public static func navigate(from current: Int, by step: Int, count: Int) -> Int { SetText.navigate(from: current, by: step, count: count) }
-  public static func label(_ c: DetectedCard) -> String { SetText.label(c) }
+  static func header(cardCount n: Int, set i: Int?, of count: Int) -> String { SetText.header(cardCount: n, set: i, of: count) }
+  static func navigate(from current: Int, by step: Int, count: Int) -> Int { SetText.navigate(from: current, by: step, count: count) }
+  static func label(_ c: DetectedCard) -> String { SetText.label(c) }
 
   /// One overlay per Set, in Set order; a single no-Sets overlay when there are none.
-  public static func renderAll(image: RGBA8Image, result: SetResult) throws(SetCardsError) -> [RGBA8Image] {
+  package static func renderAll(image: RGBA8Image, result: SetResult) throws(SetCardsError) -> [RGBA8Image] {
     if result.sets.isEmpty { return [try render(image: image, result: result, set: nil)] }
     var out: [RGBA8Image] = []
     for i in result.sets.indices { out.append(try render(image: image, result: result, set: i)) }
@@ -35,7 +35,7 @@ public enum SetOverlay {
 
   /// The overlay for Set `set` (nil: none selected). With a Set the image grows
   /// by `bandHeight` rows holding the trophy strip.
-  public static func render(image: RGBA8Image, result: SetResult, set: Int?) throws(SetCardsError) -> RGBA8Image {
+  static func render(image: RGBA8Image, result: SetResult, set: Int?) throws(SetCardsError) -> RGBA8Image {
     if let set, !result.sets.indices.contains(set) {
       throw .invalid(name: "set index", value: String(set), expected: "0..<\(result.sets.count)")
     }

@@ -4,9 +4,9 @@ import Scoring
 
 /// A review picture of the ground truth: the scoring outline of every spot,
 /// each arrow's impact point with its score, and the end total.
-public enum TruthOverlay {
+package enum TruthOverlay {
   /// Draws the truth over `image`.
-  public static func draw(_ truth: GroundTruth, on image: RGBA8Image) throws(SynthError) -> RGBA8Image {
+  package static func draw(_ truth: GroundTruth, on image: RGBA8Image) throws(SynthError) -> RGBA8Image {
     do {
       let surface = try Surface(image: image)
       let ctx = try Context(surface)

@@ -50,7 +50,7 @@ public enum SaveStep: String, Sendable, Hashable, CaseIterable {
 
 /// One persisted arrow.
 public struct StoredArrow: Sendable, Hashable {
-  public let rowID: Int64
+  let rowID: Int64
   public let endNumber: Int
   public let arrowNumber: Int
   public let score: Int
@@ -61,29 +61,29 @@ public struct StoredArrow: Sendable, Hashable {
 }
 
 /// The database's camera-scoring settings (nil before migration 37).
-public struct CameraSettings: Sendable, Hashable {
-  public let userVersion: Int
-  public let cameraScoreEnabled: Bool?
-  public let saveArrowImages: Bool?
-  public let arrowImageStorageURI: String?
+struct CameraSettings: Sendable, Hashable {
+  let userVersion: Int
+  let cameraScoreEnabled: Bool?
+  let saveArrowImages: Bool?
+  let arrowImageStorageURI: String?
 }
 
 /// A round as it is on disk.
-public struct RoundSnapshot: Sendable, Hashable {
-  public struct End: Sendable, Hashable {
-    public let number: Int
-    public let total: Int
-    public let xCount: Int
-    public let isCompleted: Bool
-    public let arrows: [StoredArrow]
+struct RoundSnapshot: Sendable, Hashable {
+  struct End: Sendable, Hashable {
+    let number: Int
+    let total: Int
+    let xCount: Int
+    let isCompleted: Bool
+    let arrows: [StoredArrow]
   }
-  public let id: Int64
-  public let name: String
-  public let face: String
-  public let arrowsPerEnd: Int
-  public let endCount: Int
-  public let status: String
-  public let ends: [End]
+  let id: Int64
+  let name: String
+  let face: String
+  let arrowsPerEnd: Int
+  let endCount: Int
+  let status: String
+  let ends: [End]
 }
 
 /// Persistence's error: one sentence naming what failed and why.

@@ -2,7 +2,7 @@ import GRDB
 
 extension RoundStore {
   /// The round with every end and arrow, ends and arrows in number order.
-  public func snapshot(round: Int64) throws(PersistenceError) -> RoundSnapshot {
+  func snapshot(round: Int64) throws(PersistenceError) -> RoundSnapshot {
     try read { db in
       guard let r = try Row.fetchOne(db, sql: "SELECT * FROM rounds WHERE id = ?", arguments: [round]) else {
         throw PersistenceError("round \(round) does not exist in '\(path)'")
@@ -26,7 +26,7 @@ extension RoundStore {
   }
 
   /// The settings row and schema version.
-  public func settings() throws(PersistenceError) -> CameraSettings {
+  func settings() throws(PersistenceError) -> CameraSettings {
     try read { db in
       let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
       let row = try Row.fetchOne(db, sql: "SELECT * FROM settings WHERE id = 1")
@@ -39,7 +39,7 @@ extension RoundStore {
   }
 
   /// `PRAGMA integrity_check` ("ok" when sound).
-  public func integrityCheck() throws(PersistenceError) -> String {
+  func integrityCheck() throws(PersistenceError) -> String {
     try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
   }
 

@@ -3,8 +3,8 @@ import GRDB
 /// The round database: a real SQLite file in WAL mode, one transaction per write.
 public final class RoundStore: Sendable {
   let db: DatabaseQueue
-  public let path: String
-  public let upsert: UpsertSemantics
+  let path: String
+  let upsert: UpsertSemantics
 
   /// Opens (or creates) the database and migrates it to 37, or only to the
   /// 36 baseline when `baselineOnly` (to test the 36 → 37 migration).
@@ -147,7 +147,7 @@ public final class RoundStore: Sendable {
   }
 
   /// Sets the round's status (`IN_PROGRESS`, `COMPLETED`).
-  public func updateRoundStatus(round: Int64, status: String) throws(PersistenceError) {
+  func updateRoundStatus(round: Int64, status: String) throws(PersistenceError) {
     try write { db in try db.execute(sql: "UPDATE rounds SET status = ? WHERE id = ?", arguments: [status, round]) }
   }
 

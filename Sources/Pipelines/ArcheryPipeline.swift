@@ -15,9 +15,9 @@ import Scoring
 public struct DetectedArrow: Sendable, Hashable {
   public let id: String
   public let pixelX: Float, pixelY: Float
-  public let normalizedX: Float, normalizedY: Float
-  public let distanceFromCenter: Float
-  public let clockPositionDeg: Float
+  let normalizedX: Float, normalizedY: Float
+  let distanceFromCenter: Float
+  let clockPositionDeg: Float
   public let confidence: Double
   public let box: PixelBox
   public let score: ScoreResult
@@ -26,12 +26,12 @@ public struct DetectedArrow: Sendable, Hashable {
 /// Every stage's output of one run.
 public struct RunResult: Sendable {
   public let request: RunRequest
-  public let candidates: Int, aboveThreshold: Int, suppressed: Int
+  let candidates: Int, aboveThreshold: Int, suppressed: Int
   public let target: TargetFit?
   public let detections: [DetectedArrow]
   public let adjustment: AdjustmentOutput
   public let confirmed: [ConfirmedArrow]?
-  public let persisted: (round: Int64, end: Int, arrows: Int)?
+  let persisted: (round: Int64, end: Int, arrows: Int)?
   /// The recorded error of seed 000's flow (`.error(message)`), if detection failed.
   public let error: String?
 }

@@ -11,8 +11,8 @@ public struct RefinerSettings: Sendable, Hashable {
   /// Refiner probability a candidate needs to be kept.
   public var accept: Double
   /// Window side in model-input pixels (640 scale), and the crop side the refiner reads.
-  public var windowInputPx: Double
-  public var crop: Int
+  var windowInputPx: Double
+  var crop: Int
   /// Kept points closer than this (model-input pixels) are one arrow: the more probable stays.
   public var mergeInputPx: Double
   /// A peak refiner's cells farther than this from the window centre (model-input
@@ -25,7 +25,7 @@ public struct RefinerSettings: Sendable, Hashable {
   /// needs before its peaks are read.
   public var gateAccept: Double = 0.3
   /// Model-input side the window is measured in (the detector's).
-  public var inputSize: Int
+  var inputSize: Int
 
   /// What the shipped refiner (a gated pair refiner) was trained and chosen with
   /// (chosen on the selection photos, seeds 7100000…: Training/experiments/README.md).
@@ -39,11 +39,11 @@ public struct ArrowRefiner: Sendable {
   /// [probability, dx, dy] or a peak map [1, 3 or 6, H, W]; a peak refiner may
   /// also give `window` ([probability, dx, dy] of a one-answer refiner beside
   /// it), the gate: a window below `gateAccept` yields no peaks.
-  public let model: InferenceModel
+  let model: InferenceModel
   /// Where it was read from, for errors.
-  public let name: String
+  let name: String
   /// Thresholds and window geometry it runs with.
-  public var settings: RefinerSettings
+  var settings: RefinerSettings
   /// Reads and plans the model at `path`.
   public init(contentsOf path: String, settings: RefinerSettings = .shipped) throws {
     model = try InferenceModel(contentsOf: path)

@@ -9,11 +9,11 @@ public struct PlatformProfile: Sendable, Hashable {
   public var preprocess: String
   /// Letterbox back-transform pads rounded as Ultralytics does.
   public var roundedPadding: Bool
-  public var inputSize: Int
+  var inputSize: Int
   public var confidence: Double
   public var nms: NMSVariant
   public var iou: Double
-  public var ids: ArrowIDs.Style
+  var ids: ArrowIDs.Style
   public var drag: DragSemantics
   public var layout: OutputLayout
   /// What the confirmed camera arrows hand to the store: seed 000's camera flow

@@ -34,13 +34,13 @@ public enum SpotRule: String, Sendable, Hashable, CaseIterable {
 
 /// Where and how to persist the confirmed end.
 public struct PersistRequest: Sendable {
-  public var path: String
-  public var round: Int64?
-  public var end: Int
-  public var coordinates: CoordinatePolicy
-  public var upsert: UpsertSemantics
+  var path: String
+  var round: Int64?
+  var end: Int
+  var coordinates: CoordinatePolicy
+  var upsert: UpsertSemantics
   /// A simulated crash: only the first `limit` arrows are saved.
-  public var limit: Int?
+  var limit: Int?
   public init(path: String, round: Int64?, end: Int, coordinates: CoordinatePolicy = .keepCoordinates,
               upsert: UpsertSemantics = .update, limit: Int? = nil) {
     self.path = path; self.round = round; self.end = end; self.coordinates = coordinates; self.upsert = upsert; self.limit = limit
@@ -49,11 +49,11 @@ public struct PersistRequest: Sendable {
 
 /// Everything one run needs; every semantic choice explicit.
 public struct RunRequest: Sendable {
-  public var image: RGBA8Image
+  var image: RGBA8Image
   public var profile: PlatformProfile
   public var face: Face
-  public var diameterCm: Double
-  public var rule: BoundaryRule
+  var diameterCm: Double
+  var rule: BoundaryRule
   /// Arithmetic of the detection-time score (seed 000's `DetectedArrow` is Float).
   public var precision: Precision = .float32Native
   public var arrowMM: Double = 5.5

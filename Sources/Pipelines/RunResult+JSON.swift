@@ -83,7 +83,7 @@ extension RunResult {
 }
 
 /// A gesture as one short line.
-public func describe(_ g: Gesture) -> String {
+func describe(_ g: Gesture) -> String {
   switch g {
   case .dragChanged(let a, let t): return "drag \(a) by (\(t.x), \(t.y))"
   case .dragEnded(let a): return "drag end \(a)"

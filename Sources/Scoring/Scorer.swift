@@ -13,9 +13,9 @@ public struct ScoreRequest: Sendable, Hashable {
   /// Arrow shaft diameter in mm (matters only for `line-cutter`).
   public var arrowMM: Double
   public var precision: Precision
-  public var spot: SpotAssignment
+  var spot: SpotAssignment
   /// Impact point in face coordinates (x right, y down).
-  public var x: Double, y: Double
+  var x: Double, y: Double
 
   /// A request with the face's default diameter and a 5.5 mm shaft (AGB outdoor).
   public init(

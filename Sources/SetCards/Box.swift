@@ -21,7 +21,7 @@ public struct Box: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// From the Ultralytics centre form (cx, cy, w, h).
-  public init(cx: Double, cy: Double, w: Double, h: Double) {
+  init(cx: Double, cy: Double, w: Double, h: Double) {
     self.init(x1: cx - w / 2, y1: cy - h / 2, x2: cx + w / 2, y2: cy + h / 2)
   }
 
@@ -36,7 +36,7 @@ public struct Box: Sendable, Hashable, CustomStringConvertible {
   /// Height, 0 when inverted.
   public var height: Double { max(0, y2 - y1) }
   /// Float area (the merged filter uses this, before truncation).
-  public var area: Double { width * height }
+  var area: Double { width * height }
   /// `[x1, y1, x2, y2]`.
   public var xyxy: [Double] { [x1, y1, x2, y2] }
 
@@ -62,12 +62,12 @@ public struct Box: Sendable, Hashable, CustomStringConvertible {
 /// One detected card box and the detector's confidence in it.
 public struct CardDetection: Sendable, Hashable {
   /// The box in image pixels.
-  public var box: Box
+  var box: Box
   /// Detector score, 0...1.
-  public var confidence: Double
+  var confidence: Double
   /// Where it came from: the anchor index for a tensor, the list position for
   /// scripted boxes; scripted classifications are keyed by it.
-  public var source: Int
+  var source: Int
 
   /// Memberwise.
   public init(box: Box, confidence: Double, source: Int) {

@@ -88,10 +88,10 @@ public struct Card: Sendable, Hashable, CustomStringConvertible {
   public var label: String { number.chinese + fill.chinese + color.chinese + shape.chinese }
 
   /// The four attribute values in head order (number, color, shape, fill).
-  public var digits: [Int] { [number.rawValue, color.rawValue, shape.rawValue, fill.rawValue] }
+  var digits: [Int] { [number.rawValue, color.rawValue, shape.rawValue, fill.rawValue] }
 
   /// `number·27 + color·9 + shape·3 + fill`, 0...80 (the board generator's order).
-  public var index: Int { number.rawValue * 27 + color.rawValue * 9 + shape.rawValue * 3 + fill.rawValue }
+  var index: Int { number.rawValue * 27 + color.rawValue * 9 + shape.rawValue * 3 + fill.rawValue }
 
   /// The card with `index` in 0...80 (see `index`); nil outside.
   public init?(index: Int) {
@@ -100,7 +100,7 @@ public struct Card: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// From four values in head order, each 0...2; nil otherwise.
-  public init?(digits: [Int]) {
+  init?(digits: [Int]) {
     guard digits.count == 4,
       let n = CardNumber(rawValue: digits[0]), let c = CardColor(rawValue: digits[1]),
       let s = CardShape(rawValue: digits[2]), let f = CardFill(rawValue: digits[3])
@@ -135,14 +135,14 @@ public struct Card: Sendable, Hashable, CustomStringConvertible {
 
   /// The unique card completing a Set with `a` and `b`: per attribute −(a+b) mod 3.
   /// For `a == b` this is `a` itself.
-  public static func third(_ a: Card, _ b: Card) -> Card {
+  static func third(_ a: Card, _ b: Card) -> Card {
     let d = zip(a.digits, b.digits).map { (6 - $0 - $1) % 3 }
     return Card(digits: d)!
   }
 
   /// True when every attribute is all-same or all-different across the three
   /// (equivalently, no attribute has exactly two distinct values).
-  public static func isSet(_ a: Card, _ b: Card, _ c: Card) -> Bool {
+  static func isSet(_ a: Card, _ b: Card, _ c: Card) -> Bool {
     // Per attribute: all-same or all-different ⇔ the sum is ≡ 0 mod 3.
     (a.number.rawValue + b.number.rawValue + c.number.rawValue) % 3 == 0
       && (a.color.rawValue + b.color.rawValue + c.color.rawValue) % 3 == 0

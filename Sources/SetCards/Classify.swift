@@ -33,31 +33,31 @@ public enum ClassificationSource: Sendable {
 }
 
 /// One crop's decoded classification.
-public struct Classification: Sendable, Hashable {
+struct Classification: Sendable, Hashable {
   /// The argmax card.
-  public var card: Card
+  var card: Card
   /// The winning probability per head (number, color, shape, fill).
-  public var confidences: [Double]
+  var confidences: [Double]
   /// The lowest of the four: the card's class confidence.
-  public var confidence: Double { confidences.min() ?? 0 }
+  var confidence: Double { confidences.min() ?? 0 }
 
   /// Memberwise.
-  public init(card: Card, confidences: [Double]) {
+  init(card: Card, confidences: [Double]) {
     self.card = card
     self.confidences = confidences
   }
 }
 
 /// Turning classifier output into cards.
-public enum Classify {
+enum Classify {
   /// Softmax over each 3-way head, then argmax (first index wins ties) and
   /// its probability per head.
-  public static func decode(logits: [Double]) throws(SetCardsError) -> Classification {
+  static func decode(logits: [Double]) throws(SetCardsError) -> Classification {
     try decode(probabilities: softmaxHeads(logits))
   }
 
   /// Per-head softmax of 12 logits (max-subtracted for stability).
-  public static func softmaxHeads(_ logits: [Double]) throws(SetCardsError) -> [Double] {
+  static func softmaxHeads(_ logits: [Double]) throws(SetCardsError) -> [Double] {
     try checkCount(logits)
     var out = [Double](repeating: 0, count: 12)
     for h in 0..<4 {
@@ -71,7 +71,7 @@ public enum Classify {
   }
 
   /// Argmax per head of 12 probabilities.
-  public static func decode(probabilities p: [Double]) throws(SetCardsError) -> Classification {
+  static func decode(probabilities p: [Double]) throws(SetCardsError) -> Classification {
     try checkCount(p)
     var digits: [Int] = [], conf: [Double] = []
     for h in 0..<4 {
@@ -85,7 +85,7 @@ public enum Classify {
 
   /// Probabilities for a scripted card: `confidences[h]` on the card's value,
   /// the remainder split between the other two.
-  public static func probabilities(for card: Card, confidences: [Double]) throws(SetCardsError) -> [Double] {
+  static func probabilities(for card: Card, confidences: [Double]) throws(SetCardsError) -> [Double] {
     guard confidences.count == 4, confidences.allSatisfy({ $0.isFinite && $0 > 1.0 / 3 && $0 <= 1 }) else {
       throw .invalid(name: "class confidences", value: "\(confidences)",
                      expected: "4 numbers in (1/3, 1] (number, color, shape, fill)")

@@ -14,17 +14,17 @@ public enum DetectionSource: Sendable {
 /// Ultralytics `LetterBox(center=True)` / `scale_boxes` compute it.
 public struct ModelFrame: Sendable, Hashable {
   /// Source image width.
-  public let imageWidth: Int
+  let imageWidth: Int
   /// Source image height.
-  public let imageHeight: Int
+  let imageHeight: Int
   /// Square model input side (640 for YOLO11n).
-  public let inputSize: Int
+  let inputSize: Int
   /// min(input/h, input/w).
-  public let gain: Double
+  let gain: Double
   /// Left padding in model pixels, round(dw − 0.1) with Python's half-even rounding.
-  public let padX: Double
+  let padX: Double
   /// Top padding in model pixels.
-  public let padY: Double
+  let padY: Double
 
   /// The frame for an image of `imageWidth`×`imageHeight` and a square input.
   public init(imageWidth: Int, imageHeight: Int, inputSize: Int = 640) {
@@ -38,7 +38,7 @@ public struct ModelFrame: Sendable, Hashable {
   }
 
   /// A model-space box mapped back to image pixels and clipped to the image.
-  public func toImage(_ b: Box) -> Box {
+  func toImage(_ b: Box) -> Box {
     Box(x1: (b.x1 - padX) / gain, y1: (b.y1 - padY) / gain,
         x2: (b.x2 - padX) / gain, y2: (b.y2 - padY) / gain)
       .clipped(width: imageWidth, height: imageHeight)
@@ -52,10 +52,10 @@ public struct ModelFrame: Sendable, Hashable {
 }
 
 /// Decoding and suppression of detector output.
-public enum Detect {
+enum Detect {
   /// Decodes a `[1, 5, anchors]` tensor: keeps anchors whose score is strictly
   /// above `threshold` (Ultralytics `conf_thres`), maps boxes to image pixels.
-  public static func decode(
+  static func decode(
     _ tensor: [Float], anchors: Int, frame: ModelFrame, threshold: Double
   ) throws(SetCardsError) -> [CardDetection] {
     guard tensor.count == 5 * anchors else {
@@ -77,7 +77,7 @@ public enum Detect {
   /// Standard greedy NMS (torchvision `nms`, as Ultralytics runs it): order by
   /// confidence descending (ties by `source`), keep a box unless its IoU with an
   /// already kept box is strictly above `iouThreshold`; at most `maxDetections`.
-  public static func nms(_ detections: [CardDetection], iouThreshold: Double,
+  static func nms(_ detections: [CardDetection], iouThreshold: Double,
                          maxDetections: Int = 300) -> [CardDetection] {
     guard maxDetections > 0 else { return [] }
     // Imaging's greedy suppression visits by score, ties by index: index by source.
@@ -92,7 +92,7 @@ public enum Detect {
   /// median = sorted(areas)[n/2] (the upper median for even n) and a box is kept
   /// when its float area ≤ `ratio` × median (exactly `ratio` is kept). Fewer
   /// than 3 boxes pass untouched. Order is preserved.
-  public static func dropMerged(_ detections: [CardDetection], ratio: Double = 2.2) -> [CardDetection] {
+  static func dropMerged(_ detections: [CardDetection], ratio: Double = 2.2) -> [CardDetection] {
     guard detections.count >= 3 else { return detections }
     let median = detections.map(\.box.area).sorted()[detections.count / 2]
     return detections.filter { $0.box.area <= ratio * median }

@@ -28,15 +28,15 @@ public struct DetectedCard: Sendable, Hashable {
   /// The argmax card.
   public var card: Card
   /// Detector score.
-  public var detectionConfidence: Double
+  var detectionConfidence: Double
   /// Winning probability per head (number, color, shape, fill).
-  public var attributeConfidences: [Double]
+  var attributeConfidences: [Double]
   /// The lowest attribute confidence.
-  public var classConfidence: Double { attributeConfidences.min() ?? 0 }
+  var classConfidence: Double { attributeConfidences.min() ?? 0 }
   /// Whether the card joined Set finding (class confidence ≥ threshold).
   public var included: Bool
   /// `CardDetection.source` of its box.
-  public var source: Int
+  var source: Int
 }
 
 /// What the pipeline returns: the cards in detection order and every Set among
@@ -47,7 +47,7 @@ public struct SetResult: Sendable, Hashable {
   /// Sets, lexicographic.
   public var sets: [[Int]]
   /// Image size the cards were found in.
-  public var imageWidth: Int, imageHeight: Int
+  var imageWidth: Int, imageHeight: Int
 }
 
 /// The pipeline's entry point: detect → NMS → merged filter → crop → resize →

@@ -5,11 +5,11 @@ import Imaging
 /// [0, 1], normalise with ImageNet statistics, lay out as NCHW.
 public enum CardPreprocess {
   /// Classifier input side.
-  public static let side = 224
+  static let side = 224
   /// ImageNet channel means (R, G, B).
-  public static let mean: [Float] = [0.485, 0.456, 0.406]
+  static let mean: [Float] = [0.485, 0.456, 0.406]
   /// ImageNet channel standard deviations (R, G, B).
-  public static let std: [Float] = [0.229, 0.224, 0.225]
+  static let std: [Float] = [0.229, 0.224, 0.225]
 
   /// The crop of `box` (truncated toward zero, clamped to the image, at least
   /// 1×1) as interleaved RGB bytes with its width and height.
@@ -33,7 +33,7 @@ public enum CardPreprocess {
   /// Bilinear resize of interleaved `channels`-channel bytes to `outWidth`×`outHeight`,
   /// half-pixel centres (`align_corners=False`, cv2 `INTER_LINEAR`), edges
   /// clamped, no antialiasing. Output is Float in 0...255, same layout.
-  public static func resizeBilinear(
+  static func resizeBilinear(
     _ src: [UInt8], width: Int, height: Int, channels: Int = 3, outWidth: Int, outHeight: Int
   ) -> [Float] {
     var out = [Float](repeating: 0, count: outWidth * outHeight * channels)
@@ -70,7 +70,7 @@ public enum CardPreprocess {
   }
 
   /// HWC RGB Float 0...255 → NCHW `[1, 3, h, w]`, `(v/255 − mean) / std`.
-  public static func normalize(_ hwc: [Float], width: Int, height: Int) -> [Float] {
+  static func normalize(_ hwc: [Float], width: Int, height: Int) -> [Float] {
     let plane = width * height
     var out = [Float](repeating: 0, count: plane * 3)
     for c in 0..<3 {
@@ -81,7 +81,7 @@ public enum CardPreprocess {
   }
 
   /// The classifier tensor `[1, 3, 224, 224]` for one detected box.
-  public static func classifierInput(_ image: RGBA8Image, box: Box) -> [Float] {
+  static func classifierInput(_ image: RGBA8Image, box: Box) -> [Float] {
     let c = crop(image, box: box)
     let resized = resizeBilinear(c.rgb, width: c.width, height: c.height,
                                  outWidth: side, outHeight: side)
@@ -90,7 +90,7 @@ public enum CardPreprocess {
 
   /// The detector tensor `[1, 3, n, n]` (RGB in 0...1): the image resized by the
   /// frame's gain and centred on grey 114 padding, as Ultralytics letterboxes.
-  public static func detectorInput(_ image: RGBA8Image, frame: ModelFrame) -> [Float] {
+  static func detectorInput(_ image: RGBA8Image, frame: ModelFrame) -> [Float] {
     let n = frame.inputSize
     let w = Int((Double(image.width) * frame.gain).rounded(.toNearestOrEven))
     let h = Int((Double(image.height) * frame.gain).rounded(.toNearestOrEven))

@@ -47,7 +47,7 @@ public enum SetFinder {
 
   /// The Sets among the positions in `included` only (cards under the class
   /// confidence threshold are left out); triples index into `cards`.
-  public static func sets(in cards: [Card], included: [Bool]) -> [[Int]] {
+  static func sets(in cards: [Card], included: [Bool]) -> [[Int]] {
     let kept = cards.indices.filter { included[$0] }
     return thirdCard(kept.map { cards[$0] }).map { $0.map { kept[$0] } }
   }

@@ -12,7 +12,7 @@ extension SetResult {
   /// RESULT.json: `cards[]` with `box` (int-truncated [x1,y1,x2,y2]), the four
   /// attribute names, `label`, `detection_confidence`, `class_confidence`,
   /// `attribute_confidences`, `included`; `sets` as index triples into `cards`.
-  public var json: JSONValue {
+  var json: JSONValue {
     let cardsJSON: [JSONValue] = cards.enumerated().map { i, c in
       var f = c.card.attributeFields
       f["index"] = .int(i)

@@ -2,20 +2,20 @@ import Core
 import Yams
 
 /// A YAML decoding failure located as `file:line:column`.
-public struct YAMLLocatedError: Error, Equatable, CustomStringConvertible {
+package struct YAMLLocatedError: Error, Equatable, CustomStringConvertible {
   /// `path:line:column`, or just `path` when the YAML did not parse.
-  public let location: String
+  package let location: String
   /// One sentence naming the value and what was expected.
-  public let message: String
-  public var description: String { "\(location): \(message)" }
+  package let message: String
+  package var description: String { "\(location): \(message)" }
 }
 
 /// Strict YAML decoding shared by every scenario format: unknown keys and
 /// wrong types are errors that name the file, line and column.
-public enum StrictYAML {
+package enum StrictYAML {
   /// Decodes `text` (the contents of `path`). `extraKeys` are top-level keys a
   /// wider document type owns besides `T`'s (see `rejectUnknownKeys`).
-  public static func decode<T: Decodable>(_ type: T.Type, _ text: String, path: String,
+  package static func decode<T: Decodable>(_ type: T.Type, _ text: String, path: String,
                                           extraKeys: Set<String> = []) throws(YAMLLocatedError) -> T {
     do {
       return try YAMLDecoder().decode(T.self, from: text, userInfo: [.extraTopLevelKeys: extraKeys])

@@ -22,7 +22,7 @@ public struct Camera: Sendable, Hashable {
   /// Image size in pixels.
   public let width: Int, height: Int
   /// Focal length in pixels.
-  public let focalPx: Double
+  let focalPx: Double
   /// Rows of R (face-to-camera rotation) and C (face centre in camera space).
   let r: [Double]  // 3×3 row-major
   let c: Vec3
@@ -31,7 +31,7 @@ public struct Camera: Sendable, Hashable {
   /// untilted face's outer ring has radius `radiusPx`; `rotationDeg` turns the
   /// face in its plane, `tiltDeg` turns it out of plane about an in-image axis
   /// at `tiltAxisDeg`.
-  public init(width: Int, height: Int, centerX: Double, centerY: Double, radiusPx: Double,
+  init(width: Int, height: Int, centerX: Double, centerY: Double, radiusPx: Double,
               rotationDeg: Double, tiltDeg: Double, tiltAxisDeg: Double, focalPx: Double) {
     self.width = width; self.height = height; self.focalPx = focalPx
     let z0 = focalPx / radiusPx
@@ -44,7 +44,7 @@ public struct Camera: Sendable, Hashable {
   }
 
   /// The 3×3 homography (row-major) from face units to pixels.
-  public var homography: [Double] {
+  var homography: [Double] {
     let f = focalPx, px = Double(width) / 2, py = Double(height) / 2
     // K · [r1 r2 C]
     let cols = [Vec3(x: r[0], y: r[3], z: r[6]), Vec3(x: r[1], y: r[4], z: r[7]), c]
@@ -75,7 +75,7 @@ public struct Camera: Sendable, Hashable {
   }
 
   /// Face point → pixel.
-  public func project(u: Double, v: Double) -> (x: Double, y: Double) {
+  func project(u: Double, v: Double) -> (x: Double, y: Double) {
     let p = pixel(world(u: u, v: v))
     return (p.0, p.1)
   }
@@ -129,7 +129,7 @@ public struct Ellipse: Sendable, Hashable {
 
   /// The image under `h` (row-major 3×3) of the circle of `radius` about (cx, cy) in face units.
   /// Shape: conic Q = H⁻ᵀ C H⁻¹ with C the circle's conic matrix.
-  public static func image(of h: [Double], cx: Double = 0, cy: Double = 0, radius: Double = 1) -> Ellipse? {
+  static func image(of h: [Double], cx: Double = 0, cy: Double = 0, radius: Double = 1) -> Ellipse? {
     guard let hi = invert3(h) else { return nil }
     let circle = [1, 0, -cx, 0, 1, -cy, -cx, -cy, cx * cx + cy * cy - radius * radius]
     let hit = transpose3(hi)

@@ -13,7 +13,7 @@ public enum ImpactBox: String, Sendable, Hashable, CaseIterable {
   case hole
 
   /// Box side in shaft diameters.
-  public var diameters: Double {
+  var diameters: Double {
     switch self {
     case .wide: 6
     case .hole: 2
@@ -22,7 +22,7 @@ public enum ImpactBox: String, Sendable, Hashable, CaseIterable {
 
   /// Smallest box side in the photo's pixels, so far-off arrows keep a box a
   /// detector can regress.
-  public var minimumPx: Double {
+  var minimumPx: Double {
     switch self {
     case .wide: 12
     case .hole: 8

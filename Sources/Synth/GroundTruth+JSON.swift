@@ -10,7 +10,7 @@ import Scoring
 
 extension Ellipse {
   /// `{center_x, center_y, semi_major, semi_minor, angle_deg}`.
-  public var json: JSONValue {
+  var json: JSONValue {
     .object(["center_x": .double(centerX), "center_y": .double(centerY), "semi_major": .double(semiMajor),
              "semi_minor": .double(semiMinor), "angle_deg": .double(angleDeg)])
   }

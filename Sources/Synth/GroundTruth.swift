@@ -9,14 +9,14 @@ public struct GroundTruth: Sendable, Hashable {
     public let pixelX: Double, pixelY: Double
     public let normalizedX: Double, normalizedY: Double
     public let style: ArrowStyle
-    public let shaftMM: Double
+    let shaftMM: Double
     /// Scores keyed by rule (line-cutter uses this arrow's shaft).
-    public let scores: [BoundaryRule: ScoreResult]
+    let scores: [BoundaryRule: ScoreResult]
     /// Face units per metre on the sheet, and pixels per face unit at the entry
     /// point (perspective included): the scale boxes are drawn at.
-    public let unitsPerMetre: Double, pixelsPerUnit: Double
+    let unitsPerMetre: Double, pixelsPerUnit: Double
     /// The shaft's diameter in pixels at the entry point.
-    public var shaftPx: Double { shaftMM / 1000 * unitsPerMetre * pixelsPerUnit }
+    var shaftPx: Double { shaftMM / 1000 * unitsPerMetre * pixelsPerUnit }
     /// Impact box in pixels [x1, y1, x2, y2], centred on the entry point, `wide`
     /// convention (`box(_:)` gives the others).
     public var box: [Double] { box(.wide) }
@@ -28,15 +28,15 @@ public struct GroundTruth: Sendable, Hashable {
   }
 
   public let scene: Scene
-  public let homography: [Double]
+  let homography: [Double]
   public let ellipse: Ellipse?
-  public let spotEllipses: [Ellipse?]
+  let spotEllipses: [Ellipse?]
   /// Box around the outermost scoring ring(s), pixels [x1, y1, x2, y2].
   public let targetBox: [Double]
   public let arrows: [ArrowTruth]
 
   /// Computes the truth for a resolved scene.
-  public init(scene: Scene) {
+  init(scene: Scene) {
     self.scene = scene
     let cam = scene.camera
     homography = cam.homography

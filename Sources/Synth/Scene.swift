@@ -6,28 +6,28 @@ import Scoring
 public struct Scene: Sendable, Hashable {
   public let face: Face
   public let diameterCm: Double
-  public let seed: UInt64
+  let seed: UInt64
   public let camera: Camera
-  public let centerX: Double, centerY: Double, radiusPx: Double
-  public let rotationDeg: Double, tiltDeg: Double, tiltAxisDeg: Double
-  public let look: Look
-  public let arrows: [Arrow]
+  let centerX: Double, centerY: Double, radiusPx: Double
+  let rotationDeg: Double, tiltDeg: Double, tiltAxisDeg: Double
+  let look: Look
+  let arrows: [Arrow]
 
   /// The resolved look of the photo.
-  public struct Look: Sendable, Hashable {
-    public let background: Background, boss: Boss, whiteBalance: WhiteBalance
-    public let lighting: Double, lightingAngleDeg: Double, vignette: Double
-    public let blur: Double, noise: Double, jpeg: Double
-    public let oldHoles: Int, tornCentre: Bool
+  struct Look: Sendable, Hashable {
+    let background: Background, boss: Boss, whiteBalance: WhiteBalance
+    let lighting: Double, lightingAngleDeg: Double, vignette: Double
+    let blur: Double, noise: Double, jpeg: Double
+    let oldHoles: Int, tornCentre: Bool
     /// Paper tint and boss base colour, as 0xRRGGBB.
-    public let paper: UInt32, bossColor: UInt32
+    let paper: UInt32, bossColor: UInt32
   }
 
   /// One resolved arrow.
-  public struct Arrow: Sendable, Hashable {
-    public let x: Double, y: Double
-    public let style: ArrowStyle
-    public let shaftMM: Double
+  struct Arrow: Sendable, Hashable {
+    let x: Double, y: Double
+    let style: ArrowStyle
+    let shaftMM: Double
     /// Direction the shaft leaves the face, face-local (z < 0 is toward the camera).
     let dir: Vec3
     /// Exposed shaft length in metres.
@@ -44,14 +44,14 @@ public enum SceneLimits {
   /// Largest image side, in pixels.
   public static let maxSide = 16384
   /// Most arrows in one scene.
-  public static let maxArrows = 200
+  static let maxArrows = 200
 }
 
 extension Scene {
   /// Resolves a spec: validates it, then fills every unspecified field from the
   /// seeded generator (one independent sub-stream per concern, so pinning one
   /// field never shifts the others).
-  public static func resolve(_ spec: SceneSpec) throws(SynthError) -> Scene {
+  static func resolve(_ spec: SceneSpec) throws(SynthError) -> Scene {
     let face: Face
     do { face = try FaceCatalog.face(named: spec.face) } catch { throw .scoring(error) }
     let w = spec.size.width, h = spec.size.height

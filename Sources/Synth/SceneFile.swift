@@ -5,7 +5,7 @@ import StrictYAML
 /// that name the file, line and column.
 public enum SceneFile {
   /// Decodes `text` (the contents of `path`) into a spec.
-  public static func decode(_ text: String, path: String) throws(SynthError) -> SceneSpec {
+  static func decode(_ text: String, path: String) throws(SynthError) -> SceneSpec {
     try decode(SceneSpec.self, text, path: path)
   }
 

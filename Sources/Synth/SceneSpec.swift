@@ -2,15 +2,15 @@
 /// except the face: whatever is left out is drawn from the seed, so a scene can
 /// pin only what it cares about and stay reproducible.
 public struct SceneSpec: Sendable, Hashable, Decodable {
-  public var id: String?
-  public var face: String
+  var id: String?
+  var face: String
   public var diameterCm: Double?
   public var seed: UInt64
-  public var size: ImageSize
+  var size: ImageSize
   public var camera: CameraSpec
-  public var scene: LookSpec
+  var scene: LookSpec
   public var arrows: [ArrowSpec]?
-  public var arrowCount: Int?
+  var arrowCount: Int?
   /// Share of drawn arrows placed touching the arrow drawn before them (nil: 0.10,
   /// `Scene.defaultTouchingShare`); more of them make pair-rich training scenes.
   public var touchingShare: Double?
@@ -75,13 +75,13 @@ public struct ImageSize: Sendable, Hashable, Decodable, CustomStringConvertible 
 
 /// Camera pose; nil fields come from the seed.
 public struct CameraSpec: Sendable, Hashable, Decodable {
-  public var center: [Double]?
-  public var radius: Double?
-  public var rotationDeg: Double?
+  var center: [Double]?
+  var radius: Double?
+  var rotationDeg: Double?
   public var tiltDeg: Double?
-  public var tiltAxisDeg: Double?
-  public var focalPx: Double?
-  public init() {}
+  var tiltAxisDeg: Double?
+  var focalPx: Double?
+  init() {}
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case center, radius
@@ -101,25 +101,25 @@ public struct CameraSpec: Sendable, Hashable, Decodable {
 }
 
 /// The look of the photo; nil fields come from the seed.
-public struct LookSpec: Sendable, Hashable, Decodable {
-  public var background: Background?
-  public var boss: Boss?
-  public var lighting: Double?
-  public var vignette: Double?
-  public var whiteBalance: WhiteBalance?
-  public var blur: Double?
-  public var noise: Double?
-  public var jpeg: Double?
-  public var oldHoles: Int?
-  public var tornCentre: Bool?
-  public init() {}
+struct LookSpec: Sendable, Hashable, Decodable {
+  var background: Background?
+  var boss: Boss?
+  var lighting: Double?
+  var vignette: Double?
+  var whiteBalance: WhiteBalance?
+  var blur: Double?
+  var noise: Double?
+  var jpeg: Double?
+  var oldHoles: Int?
+  var tornCentre: Bool?
+  init() {}
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case background, boss, lighting, vignette, blur, noise, jpeg
     case whiteBalance = "white_balance", oldHoles = "old_holes", tornCentre = "torn_centre"
   }
 
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     background = try c.decodeIfPresent(Background.self, forKey: .background)
@@ -136,20 +136,20 @@ public struct LookSpec: Sendable, Hashable, Decodable {
 }
 
 /// What is behind the boss.
-public enum Background: String, Sendable, Hashable, Decodable, CaseIterable { case plain, gradient, straw }
+enum Background: String, Sendable, Hashable, Decodable, CaseIterable { case plain, gradient, straw }
 /// What the face is pinned to.
-public enum Boss: String, Sendable, Hashable, Decodable, CaseIterable { case straw, foam }
+enum Boss: String, Sendable, Hashable, Decodable, CaseIterable { case straw, foam }
 /// Colour cast of the photo.
-public enum WhiteBalance: String, Sendable, Hashable, Decodable, CaseIterable { case neutral, warm, cool }
+enum WhiteBalance: String, Sendable, Hashable, Decodable, CaseIterable { case neutral, warm, cool }
 /// How an arrow appears: a bare hole, or a shaft with fletching and nock.
 public enum ArrowStyle: String, Sendable, Hashable, Decodable, CaseIterable { case hole, shaft }
 
 /// One arrow by its impact point in face units.
 public struct ArrowSpec: Sendable, Hashable, Decodable {
-  public var x: Double
-  public var y: Double
-  public var style: ArrowStyle?
-  public var shaftMM: Double?
+  var x: Double
+  var y: Double
+  var style: ArrowStyle?
+  var shaftMM: Double?
   public init(x: Double, y: Double, style: ArrowStyle? = nil, shaftMM: Double? = nil) {
     self.x = x; self.y = y; self.style = style; self.shaftMM = shaftMM
   }

@@ -17,7 +17,7 @@ public enum Synthesizer {
 
   /// Renders a resolved scene: cairo draws the geometry, then the photo kernels
   /// add light, blur, compression artefacts and sensor noise.
-  public static func render(_ scene: Scene) throws(SynthError) -> SynthResult {
+  static func render(_ scene: Scene) throws(SynthError) -> SynthResult {
     let w = scene.camera.width, h = scene.camera.height
     var root = SeededGenerator(seed: scene.seed)
     _ = root.fork("camera"); _ = root.fork("look"); _ = root.fork("arrows")

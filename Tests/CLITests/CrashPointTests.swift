@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@testable import Persistence
 import Testing
 
 /// Kills `simulate-round` at every step of a save and before completeEnd, in

@@ -1,6 +1,6 @@
 import Core
 import Foundation
-import Persistence
+@testable import Persistence
 import Testing
 
 /// kill -9 at random moments while a scripted 6-end round is being saved.

@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+@testable import Persistence
 import Testing
 
 /// `kill -9` at random points of a round's save, 200 trials per save mode

@@ -1,11 +1,11 @@
 import Adjustment
-import Conformance
+@testable import Conformance
 import Detection
 import Imaging
 import Foundation
-import Obstacles
+@testable import Obstacles
 import Persistence
-import Pipelines
+@testable import Pipelines
 import Scoring
 import Testing
 

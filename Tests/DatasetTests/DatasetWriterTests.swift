@@ -1,5 +1,5 @@
 import Core
-import Dataset
+@testable import Dataset
 import Foundation
 import Synth
 import Testing

@@ -3,7 +3,7 @@
 #endif
 import Foundation
 import Scoring
-import Synth
+@testable import Synth
 import Testing
 import TestSupport
 @testable import Detection

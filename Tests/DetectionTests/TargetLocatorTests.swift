@@ -2,7 +2,7 @@
   import Glibc
 #endif
 import Scoring
-import Synth
+@testable import Synth
 import Testing
 import TestSupport
 @testable import Detection

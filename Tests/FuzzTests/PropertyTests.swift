@@ -1,6 +1,6 @@
-import Adjustment
+@testable import Adjustment
 import Foundation
-import Persistence
+@testable import Persistence
 import PropertyBased
 import Scoring
 import Testing

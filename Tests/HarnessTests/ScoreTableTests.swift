@@ -1,4 +1,4 @@
-import Canvas
+@testable import Canvas
 import Testing
 @testable import Harness
 @testable import Overlays

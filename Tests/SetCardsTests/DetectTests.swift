@@ -1,4 +1,4 @@
-import SetCards
+@testable import SetCards
 @testable import Synth
 @testable import Harness
 import Testing

@@ -1,6 +1,6 @@
 import Canvas
 import Core
-import SetCards
+@testable import SetCards
 @testable import Synth
 @testable import Harness
 import Testing

@@ -1,5 +1,5 @@
 import Canvas
-import SetCards
+@testable import SetCards
 @testable import Synth
 @testable import Harness
 import Testing

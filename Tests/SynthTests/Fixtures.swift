@@ -1,4 +1,4 @@
-import Synth
+@testable import Synth
 
 /// A scene with every realism effect off, so pixel colours are exactly the
 /// face's paint away from edges.

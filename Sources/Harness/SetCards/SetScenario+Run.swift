@@ -6,17 +6,17 @@ import Canvas
 
 /// A scenario's run: the photo, its truth (when synthesized), the pipeline
 /// result, and every unmet expectation as a sentence.
-public struct SetScenarioOutcome: Sendable {
+struct SetScenarioOutcome: Sendable {
   /// The scenario id.
-  public let id: String
+  let id: String
   /// The photo the pipeline ran on.
-  public let image: RGBA8Image
+  let image: RGBA8Image
   /// The synthesized table, when the scenario has one.
-  public let render: TableRender?
+  let render: TableRender?
   /// The pipeline's result.
-  public let result: SetResult
+  let result: SetResult
   /// Unmet expectations; empty when the scenario passes.
-  public let failures: [String]
+  let failures: [String]
 }
 
 extension SetScenario {
@@ -25,7 +25,7 @@ extension SetScenario {
 
   /// Renders the table (or a blank canvas), runs the pipeline with the scripted
   /// or oracle sources, and checks `expect`.
-  public func run(defaultID: String = "scenario") throws(SetCardsError) -> SetScenarioOutcome {
+  func run(defaultID: String = "scenario") throws(SetCardsError) -> SetScenarioOutcome {
     let render = try table.map { spec throws(SetCardsError) in try TableSynthesizer.render(spec) }
     let image: RGBA8Image
     if let render {
@@ -106,7 +106,7 @@ extension SetScenario {
 
 extension ScriptedDetection {
   /// Memberwise.
-  public init(box: Box, confidence: Double, classification: ScriptedClass) {
+  init(box: Box, confidence: Double, classification: ScriptedClass) {
     self.box = box
     self.confidence = confidence
     self.classification = classification

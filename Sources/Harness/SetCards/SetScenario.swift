@@ -6,23 +6,23 @@ import SetCards
 /// classifications standing in for the models, and what the run must show.
 public struct SetScenario: Sendable, Decodable {
   /// Unique id (default: the file name).
-  public var id: String?
+  var id: String?
   /// Free text.
-  public var description: String?
+  var description: String?
   /// The table to synthesize; without it the photo is a blank `size` canvas.
-  public var table: SetTableSpec?
+  var table: SetTableSpec?
   /// Canvas size when there is no table.
-  public var size: PixelSize?
+  var size: PixelSize?
   /// Scripted raw boxes in image pixels, each with its classification.
-  public var detections: [ScriptedDetection]?
+  var detections: [ScriptedDetection]?
   /// Detections and classifications taken from the table's ground truth.
-  public var oracle: ScenarioOracle?
+  var oracle: ScenarioOracle?
   /// Pack the scripted boxes into a synthetic `[1, 5, 8400]` tensor and decode it.
-  public var viaTensor: Bool
+  var viaTensor: Bool
   /// Threshold overrides.
-  public var config: PipelineConfig
+  var config: PipelineConfig
   /// What the run must show.
-  public var expect: SetExpectation?
+  var expect: SetExpectation?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case id, kind, description, table, size, detections, oracle, config, expect
@@ -59,13 +59,13 @@ public struct SetScenario: Sendable, Decodable {
 }
 
 /// One scripted raw box and how the classifier "sees" it.
-public struct ScriptedDetection: Sendable, Hashable, Decodable {
+struct ScriptedDetection: Sendable, Hashable, Decodable {
   /// `[x1, y1, x2, y2]` in image pixels.
-  public var box: Box
+  var box: Box
   /// Detector score.
-  public var confidence: Double
+  var confidence: Double
   /// The scripted classification.
-  public var classification: ScriptedClass
+  var classification: ScriptedClass
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case box, confidence, card, logits, probabilities
@@ -74,7 +74,7 @@ public struct ScriptedDetection: Sendable, Hashable, Decodable {
 
   /// Strict decoding: exactly one of `card` (with `class_confidence`, one number
   /// or four), `logits` (12) or `probabilities` (12).
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     let xyxy = try c.decode([Double].self, forKey: .box)
@@ -112,18 +112,18 @@ public struct ScriptedDetection: Sendable, Hashable, Decodable {
 }
 
 /// Detections from the table's truth: every card box with these confidences.
-public struct ScenarioOracle: Sendable, Hashable, Decodable {
+struct ScenarioOracle: Sendable, Hashable, Decodable {
   /// Detector score given to every truth box.
-  public var detectionConfidence: Double
+  var detectionConfidence: Double
   /// Class confidence given to every head of every card.
-  public var classConfidence: Double
+  var classConfidence: Double
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case detectionConfidence = "detection_confidence", classConfidence = "class_confidence"
   }
 
   /// Strict decoding; both default to 0.95.
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     detectionConfidence = try c.decodeIfPresent(Double.self, forKey: .detectionConfidence) ?? 0.95
@@ -148,19 +148,19 @@ struct ConfigSpec: Decodable {
 }
 
 /// What a scenario run must show; every field is optional.
-public struct SetExpectation: Sendable, Hashable, Decodable {
+struct SetExpectation: Sendable, Hashable, Decodable {
   /// Cards after NMS and the merged filter.
-  public var cards: Int?
+  var cards: Int?
   /// Cards that joined Set finding.
-  public var included: Int?
+  var included: Int?
   /// Number of Sets.
-  public var sets: Int?
+  var sets: Int?
   /// The exact Sets, as index triples into the result's cards.
-  public var setList: [[Int]]?
+  var setList: [[Int]]?
   /// The header of the first overlay.
-  public var header: String?
+  var header: String?
   /// The Sets, compared as card triples, equal the table truth's.
-  public var setsMatchTruth: Bool?
+  var setsMatchTruth: Bool?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case cards, included, sets, header
@@ -168,7 +168,7 @@ public struct SetExpectation: Sendable, Hashable, Decodable {
   }
 
   /// Strict decoding.
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     cards = try c.decodeIfPresent(Int.self, forKey: .cards)

@@ -14,7 +14,7 @@ public struct TruthOracle: Sendable {
   public let classifier: ClassificationSource
 
   /// Builds the sources from ground truth in memory.
-  public init(cards: [CardTruth], detectionConfidence: Double = 0.95, classConfidence: Double = 0.95) {
+  init(cards: [CardTruth], detectionConfidence: Double = 0.95, classConfidence: Double = 0.95) {
     detections = .boxes(cards.enumerated().map { CardDetection(box: $1.box, confidence: detectionConfidence, source: $0) })
     var scripts: [Int: ScriptedClass] = [:]
     for (i, t) in cards.enumerated() {

@@ -8,52 +8,52 @@ import Core
 #endif
 
 /// A fully resolved table: every number decided. Rendering is a pure function of it.
-public struct SetTable: Sendable, Hashable {
+struct SetTable: Sendable, Hashable {
   /// Output image size.
-  public let width: Int, height: Int
+  let width: Int, height: Int
   /// The seed the spec carried (noise and textures derive from it).
-  public let seed: UInt64
+  let seed: UInt64
   /// Cards in drawing order (later ones lie on top).
-  public let cards: [PlacedCard]
+  let cards: [PlacedCard]
   /// The resolved look.
-  public let look: Look
+  let look: Look
   /// Extra flat-table width on each side that perspective brings into view.
-  public let marginX: Int
+  let marginX: Int
 
   /// One card on the flat table.
-  public struct PlacedCard: Sendable, Hashable {
+  struct PlacedCard: Sendable, Hashable {
     /// The card.
-    public let card: Card
+    let card: Card
     /// Centre in flat-table pixels.
-    public let x: Double, y: Double
+    let x: Double, y: Double
     /// Card height in pixels (width is 0.64 × height).
-    public let heightPx: Double
+    let heightPx: Double
     /// Rotation, degrees clockwise on screen.
-    public let rotationDeg: Double
+    let rotationDeg: Double
   }
 
   /// The resolved photo look.
-  public struct Look: Sendable, Hashable {
+  struct Look: Sendable, Hashable {
     /// Table surface and its base colour (0xRRGGBB).
-    public let table: TableKind, tableColor: UInt32
+    let table: TableKind, tableColor: UInt32
     /// Perspective tilt, degrees.
-    public let tiltDeg: Double
+    let tiltDeg: Double
     /// Warm-light amount, light gradient, its angle, vignette, shadow, faintness.
-    public let warmth: Double, lighting: Double, lightAngleDeg: Double, vignette: Double
+    let warmth: Double, lighting: Double, lightAngleDeg: Double, vignette: Double
     /// Shadow strength and faint printing, 0...1.
-    public let shadow: Double, faint: Double
+    let shadow: Double, faint: Double
     /// Blur sigma (px) and noise sigma (8-bit units).
-    public let blur: Double, noise: Double
+    let blur: Double, noise: Double
   }
 
   /// Card aspect: width / height of a real card.
-  public static let aspect = 0.64
+  static let aspect = 0.64
 }
 
 extension SetTable {
   /// Validates `spec` and fills every unspecified field from its seed (one
   /// sub-stream per concern, so pinning one field never shifts the others).
-  public static func resolve(_ spec: SetTableSpec) throws(SetCardsError) -> SetTable {
+  static func resolve(_ spec: SetTableSpec) throws(SetCardsError) -> SetTable {
     let w = spec.size.width, h = spec.size.height
     for (name, v) in [("width", w), ("height", h)] where !(16...8192).contains(v) {
       throw .invalid(name: "image \(name)", value: String(v), expected: "16...8192 px")

@@ -6,43 +6,43 @@ import Core
 /// reproducible.
 public struct SetTableSpec: Sendable, Hashable, Decodable {
   /// The one seed every random choice derives from.
-  public var seed: UInt64
+  var seed: UInt64
   /// Image size in pixels.
-  public var size: PixelSize
+  var size: PixelSize
   /// Cards to deal when `cards` is left out, 3...21 (default 12).
-  public var cardCount: Int?
+  var cardCount: Int?
   /// Explicit cards in table order (their count wins over `cardCount`).
-  public var cards: [Card]?
+  var cards: [Card]?
   /// Explicit card centres and rotations; otherwise a grid of rows of three.
-  public var placements: [Placement]?
+  var placements: [Placement]?
   /// Roll of the whole layout (camera rotation about its axis), degrees.
-  public var rotationDeg: Double?
+  var rotationDeg: Double?
   /// Amplitude of each card's small random rotation, degrees (0...30).
-  public var jitterDeg: Double?
+  var jitterDeg: Double?
   /// Spacing between grid neighbours.
-  public var arrangement: Arrangement?
+  var arrangement: Arrangement?
   /// Grid gap in card widths; negative overlaps (overrides `arrangement`).
-  public var gap: Double?
+  var gap: Double?
   /// Card height in pixels (default: fitted to the image).
-  public var cardHeight: Double?
+  var cardHeight: Double?
   /// What the cards lie on.
-  public var table: TableKind?
+  var table: TableKind?
   /// Perspective: camera tilt away from straight-down, degrees (0...40).
-  public var tiltDeg: Double?
+  var tiltDeg: Double?
   /// Warm light, 0...1: red toward orange, purple toward lavender, white toward cream.
-  public var warmth: Double?
+  var warmth: Double?
   /// Strength of the light gradient across the table, 0...1.
-  public var lighting: Double?
+  var lighting: Double?
   /// Corner darkening, 0...1.
-  public var vignette: Double?
+  var vignette: Double?
   /// Card shadow strength, 0...1.
-  public var shadow: Double?
+  var shadow: Double?
   /// Faint printing of empty and striped symbols, 0...1.
-  public var faint: Double?
+  var faint: Double?
   /// Soft focus: Gaussian sigma in pixels, 0...20.
-  public var blur: Double?
+  var blur: Double?
   /// Sensor noise sigma in 8-bit units, 0...64.
-  public var noise: Double?
+  var noise: Double?
 
   /// A spec with everything but seed, size and count left to the seed.
   public init(seed: UInt64, size: PixelSize = PixelSize(width: 1280, height: 960), cardCount: Int? = nil) {
@@ -127,16 +127,16 @@ public struct PixelSize: Sendable, Hashable, Decodable, CustomStringConvertible 
 }
 
 /// One card's centre (flat-table pixels) and rotation.
-public struct Placement: Sendable, Hashable, Decodable {
+struct Placement: Sendable, Hashable, Decodable {
   /// Centre x, pixels.
-  public var x: Double
+  var x: Double
   /// Centre y, pixels.
-  public var y: Double
+  var y: Double
   /// Rotation, degrees clockwise on screen (0 = portrait upright).
-  public var rotationDeg: Double
+  var rotationDeg: Double
 
   /// Memberwise.
-  public init(x: Double, y: Double, rotationDeg: Double = 0) {
+  init(x: Double, y: Double, rotationDeg: Double = 0) {
     self.x = x
     self.y = y
     self.rotationDeg = rotationDeg
@@ -145,7 +145,7 @@ public struct Placement: Sendable, Hashable, Decodable {
   enum CodingKeys: String, CodingKey, CaseIterable { case x, y, rotationDeg = "rotation_deg" }
 
   /// Strict decoding.
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     x = try c.decode(Double.self, forKey: .x)
@@ -155,7 +155,7 @@ public struct Placement: Sendable, Hashable, Decodable {
 }
 
 /// How far apart grid neighbours lie.
-public enum Arrangement: String, Sendable, Hashable, Decodable, CaseIterable {
+enum Arrangement: String, Sendable, Hashable, Decodable, CaseIterable {
   /// Gaps of 0.15–0.35 card widths, small position and rotation jitter.
   case spaced
   /// Edges touching (gap 0), no jitter.
@@ -165,7 +165,7 @@ public enum Arrangement: String, Sendable, Hashable, Decodable, CaseIterable {
 }
 
 /// The table surface.
-public enum TableKind: String, Sendable, Hashable, Decodable, CaseIterable {
+enum TableKind: String, Sendable, Hashable, Decodable, CaseIterable {
   /// Wooden boards with grain.
   case wood
   /// Woven cloth or felt.

@@ -12,7 +12,7 @@ public struct CardTruth: Sendable, Hashable {
   /// the upright card.
   public let corners: [[Double]]
   /// Rotation on the flat table, degrees clockwise.
-  public let rotationDeg: Double
+  let rotationDeg: Double
 
   /// Memberwise, for truth read back from a file.
   package init(card: Card, box: Box, corners: [[Double]], rotationDeg: Double) {
@@ -25,7 +25,7 @@ public struct TableRender: Sendable {
   /// The photo.
   public let image: RGBA8Image
   /// The resolved table it came from.
-  public let table: SetTable
+  let table: SetTable
   /// One entry per card, in table order.
   public let cards: [CardTruth]
   /// Every Set on the table (all cards, occluded or not), sorted triples.
@@ -42,7 +42,7 @@ public enum TableSynthesizer {
 
   /// Draws the flat table with cairo, warps it through the perspective, then
   /// applies warm light, soft focus and sensor noise.
-  public static func render(_ table: SetTable) throws(SetCardsError) -> TableRender {
+  static func render(_ table: SetTable) throws(SetCardsError) -> TableRender {
     let w = table.width, h = table.height, fw = w + 2 * table.marginX
     var root = SeededGenerator(seed: table.seed)
     _ = root.fork("deal"); _ = root.fork("layout"); _ = root.fork("look")
@@ -107,7 +107,7 @@ extension Box {
 extension TableRender {
   /// The truth file: `cards[]` with `box` [x1,y1,x2,y2], `corners`, `number`,
   /// `color`, `shape`, `fill` (English names), `label`; `sets` sorted triples.
-  public var truthJSON: JSONValue {
+  var truthJSON: JSONValue {
     let cardsJSON: [JSONValue] = cards.enumerated().map { i, t in
       var f = t.card.attributeFields
       f["index"] = .int(i)
