@@ -1,7 +1,30 @@
 // swift-tools-version:6.0
 // Bullseye: golden-data verification and simulation for camera-based scoring apps.
 // Dependencies flow one way: C shims → Canvas → Synth / Scoring / Inference → … → CLI.
+import Foundation
 import PackageDescription
+
+/// The git commit of this checkout (12 hex digits), read from `.git` when the
+/// manifest is evaluated; "unknown" outside a git checkout. `bullseye --version` shows it.
+let buildCommit: String = {
+  let git = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(".git")
+  func read(_ path: String) -> String? {
+    (try? String(contentsOf: git.appendingPathComponent(path), encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+  guard var sha = read("HEAD") else { return "unknown" }
+  if sha.hasPrefix("ref: ") {
+    let ref = String(sha.dropFirst(5))
+    if let loose = read(ref) {
+      sha = loose
+    } else if let line = read("packed-refs")?.split(separator: "\n").first(where: { $0.hasSuffix(" " + ref) }) {
+      sha = String(line.prefix(40))
+    } else {
+      return "unknown"
+    }
+  }
+  let short = sha.prefix(12)
+  return short.count == 12 && short.allSatisfy(\.isHexDigit) ? String(short) : "unknown"
+}()
 
 let package = Package(
   name: "Bullseye",
@@ -57,6 +80,8 @@ let package = Package(
     .target(name: "Dataset", dependencies: ["Core", "Imaging", "Scoring", "Synth", "SetCards"]),
     // libFuzzer targets (`make fuzz` builds them with -sanitize=fuzzer); plain builds replay files.
     .target(name: "CFuzzDriver"),
+    // The commit `bullseye --version` reports, stamped from the checkout.
+    .target(name: "CBuildInfo", cSettings: [.define("BULLSEYE_COMMIT", to: "\"\(buildCommit)\"")]),
     .executableTarget(name: "FuzzPNG", dependencies: ["Imaging", "Fuzz", "CFuzzDriver"]),
     .executableTarget(name: "FuzzONNX", dependencies: ["Inference", "Fuzz", "CFuzzDriver"]),
     .executableTarget(name: "FuzzScenario", dependencies: ["Harness", "Obstacles", "SetCards", "Fuzz", "CFuzzDriver"]),
@@ -74,7 +99,7 @@ let package = Package(
     .executableTarget(
       name: "BullseyeCLI",
       dependencies: [
-        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipelines", "Overlays", "Obstacles", "SetCards", "Harness", "Fuzz", "Dataset", "Conformance",
+        "Core", "Scoring", "Canvas", "Synth", "Inference", "Detection", "Adjustment", "Persistence", "Pipelines", "Overlays", "Obstacles", "SetCards", "Harness", "Fuzz", "Dataset", "Conformance", "CBuildInfo",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Yams", package: "Yams"),
       ]),

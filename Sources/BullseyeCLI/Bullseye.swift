@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBuildInfo
 
 #if canImport(Glibc)
   import Glibc
@@ -10,7 +11,7 @@ struct Bullseye: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bullseye",
     abstract: "Reproducible golden-data verification and simulation for camera-based scoring apps.",
-    version: "0.2.0",
+    version: "0.2.0 (commit \(String(cString: bullseye_build_commit())))",
     subcommands: [VerifyCommand.self, FuzzCommand.self, ModelCommand.self, EvalCommand.self, ScoreCommand.self, SynthCommand.self, RenderCommand.self, RunCommand.self, ResumeCommand.self, SimulateRoundCommand.self, FacesCommand.self, BenchCommand.self, ConformCommand.self])
 
   /// Every failure is one line on stderr and exit status 2; a check that found

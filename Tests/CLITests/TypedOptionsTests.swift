@@ -76,3 +76,16 @@ struct TypedOptionsTests {
     #expect(r.status == 2 && r.stderr.contains("--threads") && r.stderr.contains("expected 1...256"), "\(r.stderr)")
   }
 }
+
+/// `bullseye --version`: the version and the commit it was built from.
+struct VersionTests {
+  @Test func versionNamesTheCommit() throws {
+    let r = try CLIRunner.run(["--version"])
+    #expect(r.status == 0)
+    let line = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    // 12 hex digits from the checkout's .git, or "unknown" for a build outside git.
+    let commit = line.split(separator: " ").last.map { String($0.dropLast()) } ?? ""
+    #expect(line.hasPrefix("0.2.0 (commit ") && line.hasSuffix(")"), "\(line)")
+    #expect(commit == "unknown" || (commit.count == 12 && commit.allSatisfy(\.isHexDigit)), "\(line)")
+  }
+}

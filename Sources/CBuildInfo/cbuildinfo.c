@@ -1,0 +1,9 @@
+#include "cbuildinfo.h"
+
+// Package.swift defines BULLSEYE_COMMIT from the checkout's .git when it
+// evaluates the manifest; a build outside git leaves it undefined.
+#ifndef BULLSEYE_COMMIT
+#define BULLSEYE_COMMIT "unknown"
+#endif
+
+const char *bullseye_build_commit(void) { return BULLSEYE_COMMIT; }
