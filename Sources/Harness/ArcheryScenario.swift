@@ -191,6 +191,18 @@ struct BoxSpec: Sendable, Decodable {
     w = try c.decode(Double.self, forKey: .w); h = try c.decode(Double.self, forKey: .h)
     confidence = try c.decode(Double.self, forKey: .confidence)
     classID = try c.decodeIfPresent(Int.self, forKey: .classID) ?? 0
+    for (key, v) in [(CodingKeys.cx, cx), (.cy, cy)] where !(v.isFinite && abs(v) <= 1e6) {
+      throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "box \(key.stringValue) \(v) is not a finite position within ±1e6 model-input pixels")
+    }
+    for (key, v) in [(CodingKeys.w, w), (.h, h)] where !(v.isFinite && v > 0 && v <= 1e6) {
+      throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "box \(key.stringValue) \(v) is not a size: expected more than 0 and at most 1e6 model-input pixels")
+    }
+    guard confidence.isFinite, (0...1).contains(confidence) else {
+      throw DecodingError.dataCorruptedError(forKey: .confidence, in: c, debugDescription: "box confidence \(confidence) is out of range: expected 0...1")
+    }
+    guard (0...1000).contains(classID) else {
+      throw DecodingError.dataCorruptedError(forKey: .classID, in: c, debugDescription: "box class \(classID) is out of range: expected 0...1000")
+    }
   }
   var raw: RawBox { RawBox(cx: cx, cy: cy, w: w, h: h, confidence: confidence, classID: classID) }
 }

@@ -44,7 +44,23 @@ struct ErrorPathTests {
     Case(args: ["run", "archery", "--image", "OUT/none.png", "--refiner-views", "5", "--out", "OUT/r.json"], mentions: "--refiner-views was removed"),
     Case(args: ["run", "archery", "--image", "OUT/none.png", "--pair-verifier", "p.onnx", "--out", "OUT/r.json"], mentions: "--pair-verifier was removed: the shipped refiner's own partner channel"),
     Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--pair-verifier-accept", "0.5"], mentions: "--pair-verifier-accept was removed"),
+    Case(args: ["run", "archery", "--image", "OUT/p.png", "--diameter-cm", "-3", "--out", "OUT/r.json"], mentions: "--diameter-cm -3.0 is out of range"),
+    Case(args: ["run", "archery", "--image", "OUT/p.png", "--diameter-cm", "nan", "--out", "OUT/r.json"], mentions: "--diameter-cm nan"),
+    Case(args: ["run", "archery", "--image", "OUT/p.png", "--clock", "yesterday", "--out", "OUT/r.json"], mentions: "--clock 'yesterday' is not an ISO 8601 time"),
+    Case(args: ["run", "archery", "--image", "OUT/p.png", "--clock", "2026-13-01T09:00:00Z", "--out", "OUT/r.json"], mentions: "--clock '2026-13-01T09:00:00Z'"),
   ]
+
+  /// Boxes that cannot be boxes are refused where the file says so, and nothing is written.
+  @Test(arguments: ["{cx: 100, cy: 100, w: -5, h: 10, confidence: 0.9}", "{cx: 100, cy: 100, w: 5, h: 10, confidence: 1.5}",
+                    "{cx: .nan, cy: 100, w: 5, h: 10, confidence: 0.5}"])
+  func impossibleBoxesAreRefused(box: String) throws {
+    let input = try CLIRunner.scratch("boxes-in-\(abs(box.hashValue))"), out = try CLIRunner.scratch("boxes-out-\(abs(box.hashValue))")
+    #expect(try CLIRunner.run(["synth", "--size", "320x240", "--out", input + "/p.png"]).status == 0)
+    try "- \(box)\n".write(toFile: input + "/b.yaml", atomically: true, encoding: .utf8)
+    let r = try CLIRunner.run(["run", "archery", "--image", input + "/p.png", "--detections", input + "/b.yaml", "--out", out + "/r.json"])
+    #expect(r.status == 2 && r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("b.yaml:1:"), "\(r.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty, "something was written")
+  }
 
   @Test(arguments: cases)
   func failsCleanly(c: Case) throws {
