@@ -23,7 +23,7 @@ struct RunObstaclesCommand: ParsableCommand {
     }
     do {
       let s = try ObstacleScenario.decode(text, path: scenario)
-      let result = try ObstaclePipeline.run(s, render: { i throws(ObstacleError) in try ObstacleRenderer.render(s, frame: i) })
+      let result = try ObstaclePipeline.run(s, render: ObstacleRenderer.frames(of: s))
       try AtomicFile.write(try result.canonicalText(), to: out)
     } catch let e as ObstacleError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
   }

@@ -68,29 +68,11 @@ struct RunArcheryCommand: ParsableCommand {
     }
   }
 
-  /// `YYYY-MM-DDTHH:MM:SS`, optional fraction, then `Z` or `±HH:MM`, each field in range.
+  /// An internet date-time (`2026-01-01T09:00:00Z`, optional fraction, `Z` or `±HH:MM`), by Foundation's parser.
   static func isISO8601(_ t: String) -> Bool {
-    let c = Array(t.utf8)
-    func digits(_ from: Int, _ n: Int) -> Int? {
-      guard from + n <= c.count else { return nil }
-      var v = 0
-      for b in c[from..<(from + n)] { guard (48...57).contains(b) else { return nil }; v = v * 10 + Int(b - 48) }
-      return v
-    }
-    guard c.count >= 20, let _ = digits(0, 4), c[4] == 45, let mo = digits(5, 2), c[7] == 45, let d = digits(8, 2), c[10] == 84,
-      let h = digits(11, 2), c[13] == 58, let mi = digits(14, 2), c[16] == 58, let s = digits(17, 2),
-      (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61
-    else { return false }
-    var i = 19
-    if c[i] == 46 {
-      i += 1
-      let start = i
-      while i < c.count, (48...57).contains(c[i]) { i += 1 }
-      guard i > start else { return false }
-    }
-    if i == c.count - 1, c[i] == 90 { return true }
-    guard i + 6 == c.count, c[i] == 43 || c[i] == 45, let oh = digits(i + 1, 2), c[i + 3] == 58, let om = digits(i + 4, 2) else { return false }
-    return oh < 24 && om < 60
+    let plain = ISO8601DateFormatter(), fractional = ISO8601DateFormatter()
+    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return plain.date(from: t) != nil || fractional.date(from: t) != nil
   }
 
   func run() throws {

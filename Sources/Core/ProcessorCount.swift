@@ -8,11 +8,11 @@
 /// has one (a container or `taskset` narrows it), else the online CPUs. The
 /// default thread count of every command that runs models.
 public enum ProcessorCount {
-  /// At least 1.
-  public static var available: Int {
+  /// At least 1; read once per process (every run request and verify job asks).
+  public static let available: Int = {
     if let n = affinityCount(), n > 0 { return n }
     return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-  }
+  }()
 
   /// Bits set in the `Cpus_allowed` mask of /proc/self/status (Linux), or nil.
   static func affinityCount() -> Int? {

@@ -105,12 +105,19 @@ public enum TargetLocator {
   static func rectify(_ fit: inout TargetFit, _ image: RGBA8Image, edges: [(radius: Double, darkerInside: Bool)]) {
     // The strongest edge first; when no second edge agrees with it, the next
     // strongest may be the trustworthy one (its fit was not pulled by arrows).
+    // Each edge's points and fit about the affine ellipse, found once however many pairs try it.
+    var fitted: [Int: (FittedEllipse, [(Double, Double)])?] = [:]
+    func edgeFit(_ k: Int) -> (FittedEllipse, [(Double, Double)])? {
+      if let known = fitted[k] { return known }
+      let e = edges[k]
+      let found = robustFit(edgePoints(image, around: fit.ellipse, radius: e.radius, darkerInside: e.darkerInside, window: 0.06))
+      fitted[k] = found
+      return found
+    }
     for (i, primary) in edges.prefix(2).enumerated() {
-      let ptsA = edgePoints(image, around: fit.ellipse, radius: primary.radius, darkerInside: primary.darkerInside, window: 0.06)
-      guard let ea = robustFit(ptsA) else { continue }
+      guard let ea = edgeFit(i) else { continue }
       for (j, second) in edges.enumerated() where j != i && abs(second.radius - primary.radius) >= 0.15 {
-        let ptsB = edgePoints(image, around: fit.ellipse, radius: second.radius, darkerInside: second.darkerInside, window: 0.06)
-        guard let eb = robustFit(ptsB), let rect = Rectification.from(ea.0, eb.0),
+        guard let eb = edgeFit(j), let rect = Rectification.from(ea.0, eb.0),
           let ring = robustFit(ea.1.map { rect.apply($0.0, $0.1) })?.0, ring.a.isFinite, ring.b > 0,
           let other = robustFit(eb.1.map { rect.apply($0.0, $0.1) })?.0
         else { continue }

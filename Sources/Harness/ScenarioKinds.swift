@@ -59,7 +59,7 @@ struct ObstaclesKind: ScenarioKind {
   let name = "obstacles"
   func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput {
     let s = try ObstacleScenario.decode(text, path: file)
-    let result = try ObstaclePipeline.run(s, render: { i throws(ObstacleError) in try ObstacleRenderer.render(s, frame: i) })
+    let result = try ObstaclePipeline.run(s, render: ObstacleRenderer.frames(of: s))
     var artifacts = [Artifact("result.json", .json(result.json))]
     let transcript = result.announcements.map { a in "\(String(format: "%.3f", a.time)) s  \(a.text)" }.joined(separator: "\n")
     artifacts.append(Artifact("transcript.txt", .text(transcript + "\n")))

@@ -20,11 +20,6 @@ package enum SetOverlay {
   /// Height of the band added below the photo when a Set is shown.
   static var bandHeight: Int { trophyHeight + 2 * trophyBorder + 2 * trophyGap }
 
-  /// The header, navigation and card labels are the app's text (`SetText` in SetCards).
-  static func header(cardCount n: Int, set i: Int?, of count: Int) -> String { SetText.header(cardCount: n, set: i, of: count) }
-  static func navigate(from current: Int, by step: Int, count: Int) -> Int { SetText.navigate(from: current, by: step, count: count) }
-  static func label(_ c: DetectedCard) -> String { SetText.label(c) }
-
   /// One overlay per Set, in Set order; a single no-Sets overlay when there are none.
   package static func renderAll(image: RGBA8Image, result: SetResult) throws(SetCardsError) -> [RGBA8Image] {
     if result.sets.isEmpty { return [try render(image: image, result: result, set: nil)] }
@@ -63,10 +58,10 @@ package enum SetOverlay {
         ctx.stroke()
         ctx.setFontSize(labelSize)
         ctx.moveTo(t[0], t[1] - labelOffset + labelSize * 0.8)  // (x1, y1−20) is the text's top-left
-        ctx.showText(label(c))
+        ctx.showText(SetText.label(c))
       }
       ctx.setFontSize(22)
-      let text = header(cardCount: result.cards.count, set: set, of: result.sets.count)
+      let text = SetText.header(cardCount: result.cards.count, set: set, of: result.sets.count)
       ctx.setSource(Color(r: 0, g: 0, b: 0, a: 0.6))
       ctx.moveTo(11, 11 + 22 * 0.8)
       ctx.showText(text)

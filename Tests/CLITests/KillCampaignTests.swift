@@ -1,3 +1,4 @@
+import Core
 import Foundation
 @testable import Persistence
 import Testing
@@ -20,11 +21,8 @@ struct KillCampaignTests {
 
   /// A crash point: END:ARROW:STEP, END:complete, or none (the round runs to its end).
   static func points(count: Int) -> [String?] {
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    func next(_ n: Int) -> Int {
-      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      return Int((state >> 33) % UInt64(n))
-    }
+    var g = SeededGenerator(seed: 2_000)
+    func next(_ n: Int) -> Int { g.int(0...(n - 1)) }
     let steps = ["end", "arrow", "total"]
     return (0..<count).map { _ in
       let e = 1 + next(ends)

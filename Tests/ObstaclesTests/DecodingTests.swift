@@ -80,7 +80,7 @@ struct DecodingTests {
     var s = try ObstacleScenario.decode(Self.minimal, path: "m.yaml")
     s.detections = .model
     #expect(throws: ObstacleError.self) { try ObstaclePipeline.run(s) }
-    let r = try ObstaclePipeline.run(s, detector: RenderingDetector(), render: { i throws(ObstacleError) in try ObstacleRenderer.render(s, frame: i) })
+    let r = try ObstaclePipeline.run(s, detector: RenderingDetector(), render: ObstacleRenderer.frames(of: s))
     #expect(r.frames[0].reason == .noObject && r.frames[0].yoloStatus.isEmpty)
     #expect(r.announcements.map(\.kind) == [.mode])
   }

@@ -20,11 +20,11 @@ import Testing
   }
 
   @Test func headersAndNavigation() {
-    #expect(SetOverlay.header(cardCount: 12, set: nil, of: 0) == "12 cards — no Sets found")
-    #expect(SetOverlay.header(cardCount: 12, set: 13, of: 14) == "12 cards — Set 14 / 14")
-    #expect(SetOverlay.navigate(from: 13, by: 1, count: 14) == 0)
-    #expect(SetOverlay.navigate(from: 0, by: -1, count: 14) == 13)
-    #expect(SetOverlay.navigate(from: 0, by: 1, count: 0) == 0)
+    #expect(SetText.header(cardCount: 12, set: nil, of: 0) == "12 cards — no Sets found")
+    #expect(SetText.header(cardCount: 12, set: 13, of: 14) == "12 cards — Set 14 / 14")
+    #expect(SetText.navigate(from: 13, by: 1, count: 14) == 0)
+    #expect(SetText.navigate(from: 0, by: -1, count: 14) == 13)
+    #expect(SetText.navigate(from: 0, by: 1, count: 0) == 0)
   }
 
   @Test func oneOverlayPerSetWithColouredBoxesAndTrophies() throws {
@@ -46,7 +46,7 @@ import Testing
     // The trophy strip: a #44FF44 frame in the band.
     let frame = second[SetOverlay.trophyGap - 1, image.height + SetOverlay.bandHeight / 2]
     #expect(frame.g > 200 && frame.r < 120, "\(frame)")
-    #expect(SetOverlay.label(r.cards[0]) == "\(r.cards[0].card.label) d90% c90%")
+    #expect(SetText.label(r.cards[0]) == "\(r.cards[0].card.label) d90% c90%")
   }
 
   @Test func noSetsGivesOneOverlayWithoutBand() throws {

@@ -7,6 +7,11 @@ import Core
 /// objects as silhouettes at their boxes. Same scenario, same pixels.
 public enum ObstacleRenderer {
   /// Frame `frame` of `scenario` as an opaque RGBA image.
+  /// `render` bound to one scenario: the frame source `ObstaclePipeline.run` takes.
+  public static func frames(of scenario: ObstacleScenario) -> (Int) throws(ObstacleError) -> RGBA8Image {
+    { i throws(ObstacleError) in try render(scenario, frame: i) }
+  }
+
   public static func render(_ scenario: ObstacleScenario, frame: Int) throws(ObstacleError) -> RGBA8Image {
     guard scenario.frames.indices.contains(frame) else {
       throw .invalid(name: "frame index", value: String(frame), expected: "0…\(scenario.frames.count - 1)")
