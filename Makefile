@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BIN := .build/release/bullseye
 
-.PHONY: setup build verify test conform detector-floor bench fuzz clean compare-models bench-inference
+.PHONY: setup build verify test conform detector-floor bench fuzz clean gallery compare-models bench-inference
 
 setup:
 	@bash scripts/setup.sh
@@ -41,6 +41,13 @@ bench: build
 clean:
 	rm -rf .build Renders/*
 
+# The README's picture, regenerated from its scenario into a tracked folder
+# that `make clean` leaves alone.
+gallery: build
+	$(BIN) render Scenarios/archery/photo-tilt-20-rot-15.yaml --out .build/gallery
+	mkdir -p docs/gallery
+	cp .build/gallery/photo-tilt-20-rot-15/overlay-ios.png docs/gallery/photo-tilt-20-overlay.png
+
 # Coverage-guided fuzzing (libFuzzer through swiftc -sanitize=fuzzer): each
 # target runs FUZZ_SECONDS; crashes land in .build-fuzz/crashes/<target>/ and
 # become files in Tests/BadInputs (replayed by `make test`). Any crash fails
@@ -71,13 +78,13 @@ PYTHON ?= python3.11
 MODELS_VENV := .build-models/venv
 MODELS_PY := $(MODELS_VENV)/bin/python
 
-$(MODELS_PY): scripts/inference/requirements-compare.txt
+$(MODELS_PY): Training/inference/requirements-compare.txt
 	$(PYTHON) -m venv $(MODELS_VENV)
-	$(MODELS_VENV)/bin/pip install -q -r scripts/inference/requirements-compare.txt
+	$(MODELS_VENV)/bin/pip install -q -r Training/inference/requirements-compare.txt
 	touch $(MODELS_PY)
 
 compare-models: build $(MODELS_PY)
-	$(MODELS_PY) scripts/inference/compare_models.py
+	$(MODELS_PY) Training/inference/compare_models.py
 
 bench-inference: build $(MODELS_PY)
-	$(MODELS_PY) scripts/inference/bench_inference.py --passes 3 --repeat 20
+	$(MODELS_PY) Training/inference/bench_inference.py --passes 3 --repeat 20

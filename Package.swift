@@ -64,7 +64,7 @@ let package = Package(
     .target(name: "Inference", dependencies: ["CKernels"]),
     .target(name: "Detection", dependencies: ["Core", "Imaging", "Scoring"]),
     .target(name: "SetCards", dependencies: ["Core", "Imaging", "Inference"]),
-    .target(name: "Obstacles", dependencies: ["Core", "Imaging", "StrictYAML"]),
+    .target(name: "Obstacles", dependencies: ["Core", "Imaging"]),
     .target(name: "Adjustment", dependencies: ["Core", "Scoring"]),
     .target(
       name: "Persistence",
@@ -106,9 +106,9 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
     .testTarget(name: "ScoringTests", dependencies: ["Scoring", "TestSupport"]),
-    .testTarget(name: "CanvasTests", dependencies: ["Canvas", "Imaging"]),
+    .testTarget(name: "CanvasTests", dependencies: ["Canvas", "Imaging", "Core", "TestSupport"]),
     .testTarget(name: "SynthTests", dependencies: ["Synth", "Scoring", "Canvas", "Core", "TestSupport"]),
-    .testTarget(name: "InferenceTests", dependencies: ["Inference"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "InferenceTests", dependencies: ["Inference", "Imaging"], resources: [.copy("Fixtures")]),
     .testTarget(name: "DetectionTests", dependencies: ["Detection", "Imaging", "Synth", "Scoring", "TestSupport"]),
     .testTarget(name: "AdjustmentTests", dependencies: ["Adjustment", "Scoring", "TestSupport"]),
     .testTarget(
@@ -116,7 +116,7 @@ let package = Package(
       dependencies: ["Persistence", "Scoring", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     .testTarget(name: "PipelinesTests", dependencies: ["Pipelines", "Harness", "Synth", "Scoring", "Canvas", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "SetCardsTests", dependencies: ["SetCards", "Synth", "Overlays", "Harness", "Core", "Canvas"]),
-    .testTarget(name: "ObstaclesTests", dependencies: ["Obstacles", "Synth", "Overlays", "Core", "Canvas"]),
+    .testTarget(name: "ObstaclesTests", dependencies: ["Obstacles", "Synth", "Overlays", "Harness", "Core", "Canvas", "Imaging"]),
     .testTarget(
       name: "FuzzTests",
       dependencies: [

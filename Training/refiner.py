@@ -52,8 +52,8 @@ def crop(img, cx, cy, side, out=CROP):
     """img: HxWx3 uint8; (cx, cy) window centre in original pixel coordinates
     (pixel p covers [p, p+1)). Each output pixel averages k x k bilinear samples,
     k = ceil(side / out), edges clamped, rounded to an 8-bit level (floor(v + 1/2)),
-    then / 255: 3 x out x out float32. Preprocess.window (Sources/Inference/
-    Preprocess+Window.swift) computes the same."""
+    then / 255: 3 x out x out float32. ModelInput.window (Sources/Imaging/
+    ModelInput+Window.swift) computes the same."""
     h, w = img.shape[:2]
     s = side / out
     k = max(1, int(math.ceil(s - 1e-9)))

@@ -46,13 +46,15 @@ for run in "${RUNS[@]}"; do
   fi
   echo "== $name ($profile), declaring the documented intent (must fail)"
   set +e
-  "$BIN" conform run --testee "$intent" --json >"$OUT/$name.$profile.intent.json"
+  "$BIN" conform run --testee "$intent" --json --markdown "$OUT/$name.$profile.md" \
+    --markdown-title "Profile \`$profile\`" >"$OUT/$name.$profile.intent.json"
   rc=$?
   set -e
   if [ "$rc" -ne 1 ]; then
     echo "FAILED: $name ($profile) declaring its intent exited $rc, expected 1 (not conformant)"; status=1
   fi
-  python3 scripts/conform_report.py "$OUT/$name.$profile.intent.json" "$profile" "$intent" >>"$OUT/$name.report.md"
+  md="$OUT/$name.$profile.md"
+  { head -n 2 "$md"; echo "Command: \`$intent\`"; echo; tail -n +3 "$md"; } >>"$OUT/$name.report.md"
 done
 
 for name in $(printf '%s\n' "${RUNS[@]}" | cut -d'|' -f1 | sort -u); do

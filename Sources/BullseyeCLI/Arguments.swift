@@ -34,6 +34,33 @@ struct ProfileName: ExpressibleByArgument {
   var defaultValueDescription: String { rawValue }
 }
 
+/// A face by id or alias (case-insensitive); `--help` lists the ids, `bullseye
+/// faces` the aliases too.
+struct FaceName: ExpressibleByArgument {
+  /// The face's table row.
+  let face: Face
+  static let tenZone = FaceName(face: FaceCatalog.all.first { $0.id == "10_zone" }!)
+
+  init(face: Face) { self.face = face }
+  init?(argument: String) {
+    guard let f = try? FaceCatalog.face(named: argument) else { return nil }
+    face = f
+  }
+  static var allValueStrings: [String] { FaceCatalog.all.map(\.id) }
+  var defaultValueDescription: String { face.id }
+}
+
+/// `WIDTHxHEIGHT`, each side 1...16384 (`SceneLimits.maxSide`, the limit every
+/// image reader shares); commands with tighter needs check further.
+extension ImageSize: ExpressibleByArgument {
+  public init?(argument: String) {
+    guard let s = ImageSize(parsing: argument),
+          (1...SceneLimits.maxSide).contains(s.width), (1...SceneLimits.maxSide).contains(s.height) else { return nil }
+    self = s
+  }
+  public var defaultValueDescription: String { description }
+}
+
 /// What `run` runs (the deprecated `run --kind` spelling).
 enum RunKind: String, CaseIterable, ExpressibleByArgument {
   case archery, setcards, obstacles

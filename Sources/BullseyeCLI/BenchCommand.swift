@@ -18,13 +18,13 @@ func medianMS(_ samples: [Duration]) -> Double {
 
 struct SynthBench: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "synth", abstract: "Render time of one scene with shafted arrows.")
-  @Option var size: String = "1280x960"
+  @Option(help: "Image size WIDTHxHEIGHT.") var size = ImageSize(width: 1280, height: 960)
   @Option var arrows: Int = 6
   @Option(name: .customLong("repeat")) var repeat_: Int = 5
   @Flag var json = false
 
   func run() throws {
-    guard let s = ImageSize(parsing: size) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT") }
+    let s = size
     guard (1...1000).contains(repeat_) else { throw CLIError(message: "--repeat \(repeat_) is out of range: expected 1...1000") }
     var spec = SceneSpec(face: "10_zone", seed: 7, size: s)
     spec.arrows = (0..<arrows).map { i in ArrowSpec(x: 0.1 * Double(i % 5) - 0.2, y: 0.05 * Double(i), style: .shaft, shaftMM: 5.5) }

@@ -16,6 +16,8 @@ struct ConformRun: ParsableCommand {
   @Flag(help: "Rewrite --expectations to the current failures (refused when CI is set).") var fix = false
   @Option(help: "Write JUnit XML here.") var junit: String?
   @Option(help: "Write DIR/index.html, a self-contained report.") var report: String?
+  @Option(help: "Write a Markdown summary here (for a pull-request comment or a CI job summary).") var markdown: String?
+  @Option(help: "The Markdown summary's heading (default: Testee `NAME`).") var markdownTitle: String?
   @Flag(help: "Print one JSON object instead of text.") var json = false
   @Option(help: "Run the K-th of N slices (K/N).") var shard: String?
   @Option(name: .customLong("timeout-ms"), help: "Per-case answer timeout in ms.") var timeoutMs: Int = 5000
@@ -72,6 +74,12 @@ struct ConformRun: ParsableCommand {
     if let junit {
       try conformCall { () throws(ConformanceError) in
         do { try AtomicFile.write(ConformReports.junit(outcome), to: junit) } catch { throw .usage("cannot write --junit '\(junit)': \(error)") }
+      }
+    }
+    if let markdown {
+      let text = ConformReports.markdown(outcome, conformant: conformant, stages: stagesRun, title: markdownTitle)
+      try conformCall { () throws(ConformanceError) in
+        do { try AtomicFile.write(text, to: markdown) } catch { throw .usage("cannot write --markdown '\(markdown)': \(error)") }
       }
     }
     if let report {

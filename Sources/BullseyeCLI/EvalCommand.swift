@@ -59,9 +59,9 @@ struct EvalArchery: ParsableCommand {
   @Option(help: "The ONNX detector for --detector model (default: Models/arrow-detector.onnx).")
   var model: String?
   @Option(help: "Platform profile.") var profile: ProfileName = .ios
-  @Option var size: String = "1280x960"
+  @Option(help: "Image size WIDTHxHEIGHT, sides 16...8192.") var size = ImageSize(width: 1280, height: 960)
   @Option(help: "The face drawn and scored (`bullseye faces` lists them); the quality bars are for 10_zone.")
-  var face: String = "10_zone"
+  var face: FaceName = .tenZone
   @Option(name: .customLong("line-mm"), parsing: .unconditional,
           help: "Printed ring-line width in mm the target fit expects (the photos print 1.6; 0 shows the fit without it).")
   var lineMM: Double = Face.printedLineMM
@@ -115,8 +115,9 @@ struct EvalArchery: ParsableCommand {
 
   func run() throws {
     guard (1...10_000).contains(images) else { throw CLIError(message: "--images \(images) is out of range: expected 1...10000") }
-    let parts = size.split(separator: "x").compactMap { Int($0) }
-    guard parts.count == 2, parts.allSatisfy({ (16...8192).contains($0) }) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT") }
+    guard (16...8192).contains(size.width), (16...8192).contains(size.height) else {
+      throw CLIError(message: "--size \(size) is out of range: expected sides 16...8192")
+    }
     let set = impacts, box = impactBox
     try checkLineMM(lineMM)
     var settings = RefinerSettings.shipped
@@ -139,8 +140,8 @@ struct EvalArchery: ParsableCommand {
     }
     let e: ArcheryEvaluation
     do {
-      e = try ArcheryEvaluator.run(images: images, seed: seed, model: detectorArgument, profile: profile.rawValue, width: parts[0], height: parts[1],
-                                    face: face, lineMM: lineMM, impacts: set, truthBox: box, refiner: refiner, refinerSettings: settings,
+      e = try ArcheryEvaluator.run(images: images, seed: seed, model: detectorArgument, profile: profile.rawValue, width: size.width, height: size.height,
+                                    face: face.face.id, lineMM: lineMM, impacts: set, truthBox: box, refiner: refiner, refinerSettings: settings,
                                     photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }

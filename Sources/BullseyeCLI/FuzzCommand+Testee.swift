@@ -16,7 +16,7 @@ extension FuzzScoring {
     fuzz.seed = seed
     fuzz.cases = seconds == nil ? (cases ?? 100_000) : nil
     fuzz.seconds = seconds
-    do { if !face.isEmpty { fuzz.faces = try face.map { try FaceCatalog.face(named: $0) } } } catch { throw CLIError(message: "\(error)") }
+    if !face.isEmpty { fuzz.faces = face.map(\.face) }
     let session = Session(command: command, timeoutMs: timeoutMs)
     session.batchSize = 512
     let ready = try conformCall { () throws(ConformanceError) in try session.open() }

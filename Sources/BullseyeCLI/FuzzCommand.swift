@@ -14,7 +14,7 @@ struct FuzzScoring: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "scoring",
     abstract: "Points at, inside and outside every ring and X radius (and their Float32 neighbours), checked against scoring properties.")
-  @Option(help: "Faces to fuzz (repeatable; default all).") var face: [String] = []
+  @Option(help: "Faces to fuzz (repeatable; default all).") var face: [FaceName] = []
   @Option(help: "Rules to compare (repeatable; default all).") var rule: [String] = []
   @Option(parsing: .unconditional) var iterations: Int = 100_000
   @Option var seed: UInt64 = 1
@@ -32,7 +32,7 @@ struct FuzzScoring: ParsableCommand {
     guard (1...100_000_000).contains(iterations) else { throw CLIError(message: "--iterations \(iterations) is out of range: expected 1...100000000") }
     o.iterations = iterations
     o.seed = seed
-    do { if !face.isEmpty { o.faces = try face.map { try FaceCatalog.face(named: $0) } } } catch { throw CLIError(message: "\(error)") }
+    if !face.isEmpty { o.faces = face.map(\.face) }
     if !rule.isEmpty {
       o.rules = try rule.map { r in
         guard let v = BoundaryRule(rawValue: r) else { throw CLIError(ScoringError.unknownRule(r)) }

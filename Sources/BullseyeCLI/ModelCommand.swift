@@ -71,10 +71,10 @@ struct ModelRun: ParsableCommand {
       let photo: RGBA8Image
       do { photo = try PNG.read(path: image!) } catch { throw CLIError(message: "--image '\(image!)': \(error)") }
       let size = inPort.shape?.last.flatMap { d -> Int? in if case .value(let v) = d { return v } else { return nil } } ?? 640
-      tensor = try inferenceCall {
-        stretch ? try Preprocess.stretch(rgba: photo.pixels, width: photo.width, height: photo.height, to: size)
-          : try Preprocess.letterbox(rgba: photo.pixels, width: photo.width, height: photo.height, to: size).0
-      }
+      do {
+        let planes = stretch ? try ModelInput.stretch(photo, side: size) : try ModelInput.letterbox(photo, side: size).planes
+        tensor = try Tensor(shape: [1, 3, size, size], scalars: planes)
+      } catch { throw CLIError(message: "--image '\(image!)': \(error)") }
     }
     let clock = ContinuousClock()
     var result: [String: Tensor] = try inferenceCall { try m.run([inPort.name: tensor], threads: threads) }  // warm-up

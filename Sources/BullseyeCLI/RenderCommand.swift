@@ -12,7 +12,7 @@ struct RenderCommand: ParsableCommand {
     commandName: "render",
     abstract: "Run scenario files and write their outputs and overlays under DIR/<id>/ for review (no golden checks).")
 
-  @Argument(help: "Scenario files or folders (default: Scenarios).") var paths: [String] = ["Scenarios"]
+  @Argument(help: "Scenario files or folders.") var paths: [String] = ["Scenarios"]
   @Option(help: "Output folder.") var out: String = "Renders"
   @Option(name: .customLong("scenario-root")) var scenarioRoot: String = "Scenarios"
 

@@ -42,7 +42,7 @@ struct SimulateRoundCommand: ParsableCommand {
   @Option(name: .customLong("arrows-per-end"), parsing: .unconditional) var arrowsPerEnd: Int = 6
   @Option var seed: UInt64 = 0
   @Option(name: .customLong("pause-ms"), parsing: .unconditional) var pauseMS: Int = 0
-  @Option var face: String = "10_zone"
+  @Option(help: "Face id or alias.") var face: FaceName = .tenZone
   @Option(help: "atomic (one transaction per arrow) or seed-002-steps (seed 002's three committed statements).") var save: SaveMode = .atomic
   @Option(name: .customLong("crash-after"), help: "END:ARROW:STEP (STEP = end, arrow or total) or END:complete (before completeEnd): kill -9 there.")
   var crashAfter: String?
@@ -54,7 +54,7 @@ struct SimulateRoundCommand: ParsableCommand {
       throw CLIError(message: "--ends 1...100, --arrows-per-end 1...24 and --pause-ms 0...10000 expected")
     }
     let f: Face
-    do { f = try FaceCatalog.face(named: face) } catch { throw CLIError(error) }
+    f = face.face
     var g = SeededGenerator(seed: seed)
     do {
       let store = try RoundStore(path: db)

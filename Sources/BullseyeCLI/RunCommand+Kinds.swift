@@ -23,7 +23,7 @@ struct RunObstaclesCommand: ParsableCommand {
     }
     do {
       let s = try ObstacleScenario.decode(text, path: scenario)
-      let result = try ObstaclePipeline.run(s, render: ObstacleRenderer.frames(of: s))
+      let result = try ObstacleResult.run(s)
       try AtomicFile.write(try result.canonicalText(), to: out)
     } catch let e as ObstacleError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
   }
@@ -79,9 +79,6 @@ struct RunSetCardsCommand: ParsableCommand {
 extension SynthCommand {
   /// `synth --kind setcards --seed S --cards N --out PATH.png --truth PATH.json`.
   func synthSetCards() throws {
-    guard let size = PixelSize(parsing: self.size) else {
-      throw CLIError(message: "--size '\(self.size)' is not WIDTHxHEIGHT: expected e.g. 1280x960")
-    }
     do {
       let r = try TableSynthesizer.render(SetTableSpec(seed: seed, size: size, cardCount: cards))
       try PNG.write(r.image, to: out ?? "")
@@ -94,10 +91,7 @@ extension SynthCommand {
   /// `synth --dataset DIR --kind target|setcards --count N --seed S`.
   func writeDataset(_ dir: String) throws {
     let dk = kind.dataset
-    guard let s = ImageSize(parsing: size) else { throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT: expected e.g. 960x720") }
-    guard (1...SceneLimits.maxSide).contains(s.width), (1...SceneLimits.maxSide).contains(s.height) else {
-      throw CLIError(message: "--size \(s) is out of range: expected sides 1...\(SceneLimits.maxSide)")
-    }
+    let s = size
     let set = impacts
     var spec = DatasetSpec(kind: dk, count: count, seed: seed)
     spec.width = s.width; spec.height = s.height; spec.impacts = set

@@ -27,7 +27,7 @@ struct RunArcheryCommand: ParsableCommand {
 
   @Option(help: "Input photo (PNG).") var image: String?
   @Option(help: "Platform profile.") var profile: ProfileName = .ios
-  @Option(help: "Face id or alias.") var face: String = "10_zone"
+  @Option(help: "Face id or alias.") var face: FaceName = .tenZone
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional) var diameterCm: Double?
   @Option(help: "Boundary rule.") var rule: BoundaryRule = .inclusive
   @Option(name: .customLong("line-mm"), parsing: .unconditional,
@@ -82,7 +82,7 @@ struct RunArcheryCommand: ParsableCommand {
     let photo: RGBA8Image
     do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
     let f: Face, r: BoundaryRule, p: Precision
-    do { f = try FaceCatalog.face(named: face) } catch { throw CLIError(error) }
+    f = face.face
     let chosen = coordinates
     r = rule; p = precision
     let prof = profile.profile

@@ -7,7 +7,7 @@ struct ScoreCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "score", abstract: "Score one point on a face under a named boundary rule.")
 
-  @Option(help: "Face id or alias (see `bullseye faces`).") var face: String = "10_zone"
+  @Option(help: "Face id or alias (see `bullseye faces`).") var face: FaceName = .tenZone
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm (default: the face's first size).")
   var diameterCm: Double?
   @Option(help: "Boundary rule.") var rule: BoundaryRule = .inclusive
@@ -20,7 +20,7 @@ struct ScoreCommand: ParsableCommand {
 
   func run() throws {
     let f: Face
-    do { f = try FaceCatalog.face(named: face) } catch { throw CLIError(error) }
+    f = face.face
     let request = ScoreRequest(face: f, x: x, y: y, rule: rule, diameterCm: diameterCm, arrowMM: arrowMM,
                                precision: precision, spot: spot.map(SpotAssignment.index) ?? .nearest)
     let result: ScoreResult

@@ -15,11 +15,11 @@ struct SynthCommand: ParsableCommand {
 
   @Option(help: "What to draw (archery is another name for target).") var kind: SynthKind = .target
   @Option(parsing: .unconditional, help: "Number of cards (setcards, 3...21).") var cards: Int?
-  @Option(help: "Face id or alias.") var face: String = "10_zone"
+  @Option(help: "Face id or alias.") var face: FaceName = .tenZone
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm.") var diameterCm: Double?
   @Option(help: "Seed for everything not pinned.") var seed: UInt64 = 0
   @Option(parsing: .unconditional, help: "Number of arrows (random scenes).") var arrows: Int?
-  @Option(parsing: .unconditional, help: "Image size WIDTHxHEIGHT.") var size: String = "1280x960"
+  @Option(parsing: .unconditional, help: "Image size WIDTHxHEIGHT, sides 1...16384.") var size = ImageSize(width: 1280, height: 960)
   @Option(help: "A scene file (YAML) describing the scene.") var scenario: String?
   @Option(help: "Write a training dataset here instead of one image (with --count).") var dataset: String?
   @Option(parsing: .unconditional, help: "Images in the dataset.") var count: Int = 100
@@ -55,10 +55,7 @@ struct SynthCommand: ParsableCommand {
       // Corpus files carry pipeline keys too; the scene is the part synth needs.
       do { spec = try ArcheryScenario.decode(text, path: scenario).scene } catch { throw CLIError(error) }
     } else {
-      guard let s = ImageSize(parsing: size) else {
-        throw CLIError(message: "--size '\(size)' is not WIDTHxHEIGHT: expected e.g. 1280x960")
-      }
-      var s2 = SceneSpec(face: face, seed: seed, size: s, arrowCount: arrows)
+      var s2 = SceneSpec(face: face.face.id, seed: seed, size: size, arrowCount: arrows)
       s2.diameterCm = diameterCm
       s2.touchingShare = touchingShare
       spec = s2

@@ -9,12 +9,13 @@ struct VerifyCommand: ParsableCommand {
     commandName: "verify",
     abstract: "Run scenarios and diff every output against Golden/; write Renders/report.html and Renders/junit.xml.")
 
-  @Argument(help: "Scenario files or folders (default: Scenarios).") var paths: [String] = []
+  @Argument(help: "Scenario files or folders (default: the scenario root).") var paths: [String] = []
   @Option(help: "What to do with differences (forced to verify when CI is set).") var mode: GoldenMode = .verify
   @Option(help: "Only scenarios whose id, kind or path contains this.") var filter: String?
   @Option(help: "Run shard k of n (deterministic by id hash), e.g. 1/4.") var shard: String?
   @Option(parsing: .unconditional, help: "Scenarios run at once.") var jobs: Int = 2
-  @Option(help: "Report folder.") var report: String = "Renders"
+  @Option(help: "Report folder (default: Renders; a shard writes to Renders/shard-K-of-N so shards started at once never overwrite each other).")
+  var report: String?
   @Option(help: "Golden folder.") var golden: String = "Golden"
   @Option(name: .customLong("scenario-root"), help: "Scenario tree that file references must stay inside.") var scenarioRoot: String = "Scenarios"
   @Flag(help: "Delete orphan goldens (only on unfiltered, unsharded runs).") var prune = false
@@ -27,7 +28,6 @@ struct VerifyCommand: ParsableCommand {
     o.inputs = paths.isEmpty ? [scenarioRoot] : paths
     o.scenarioRoot = scenarioRoot
     o.goldenRoot = golden
-    o.reportDir = report
     o.filter = filter
     o.prune = prune
     // --prune judges orphans on the whole tree; a subset run must never delete anything.
@@ -45,6 +45,8 @@ struct VerifyCommand: ParsableCommand {
       }
       o.shard = (parts[0], parts[1])
     }
+    let report = report ?? o.shard.map { "Renders/shard-\($0.k)-of-\($0.n)" } ?? "Renders"
+    o.reportDir = report
     let ci = ProcessInfo.processInfo.environment["CI"].map { !["", "0", "false"].contains($0.lowercased()) } ?? false
     o.ci = ci || ProcessInfo.processInfo.environment["TF_BUILD"] != nil
     try OutputPaths.makeDirectory(report)

@@ -1,6 +1,7 @@
 // exp, sigmoid and the activations, scalar and SIMD (same bits).
 #include "CKernels.h"
 #include "activation.h"
+#include "internal.h"
 
 #include <immintrin.h>
 #include <math.h>
@@ -70,7 +71,7 @@ act256(float *x, ptrdiff_t n, int act, float alpha, float beta) {
 
 void bk_activate_isa(int isa, float *x, ptrdiff_t n, int act, float alpha,
                      float beta) {
-  if (isa > bk_best_isa()) isa = bk_best_isa();
+  isa = bk_clamp_isa(isa);
   ptrdiff_t done = 0;
   if (act >= BK_ACT_RELU && act <= BK_ACT_HARDSWISH) {
     if (isa == BK_ISA_AVX512) done = act512(x, n, act, alpha, beta);

@@ -1,6 +1,7 @@
 // im2col, max pooling, softmax and channel means.
 #include "CKernels.h"
 #include "activation.h"
+#include "internal.h"
 
 #include <immintrin.h>
 #include <math.h>
@@ -91,7 +92,7 @@ void bk_maxpool(int isa, float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
                 ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh, ptrdiff_t sw,
                 ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw,
                 ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1) {
-  if (isa > bk_best_isa()) isa = bk_best_isa();
+  isa = bk_clamp_isa(isa);
   if (isa >= BK_ISA_AVX2)
     maxpool_avx2(y, x, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);
   else
@@ -191,7 +192,7 @@ softmax256(float *y, const float *x, ptrdiff_t len, ptrdiff_t inner,
 
 void bk_softmax(int isa, float *y, const float *x, ptrdiff_t len,
                 ptrdiff_t inner, ptrdiff_t i0, ptrdiff_t i1) {
-  if (isa > bk_best_isa()) isa = bk_best_isa();
+  isa = bk_clamp_isa(isa);
   if (isa == BK_ISA_AVX512)
     softmax512(y, x, len, inner, i0, i1);
   else if (isa == BK_ISA_AVX2)

@@ -1,6 +1,7 @@
 // Depthwise convolution: scalar reference body, AVX2 and AVX-512 kernels.
 #include "CKernels.h"
 #include "activation.h"
+#include "internal.h"
 
 #include <immintrin.h>
 #include <math.h>
@@ -242,7 +243,7 @@ void bk_depthwise(int isa, float *y, const float *x, const float *w,
                   ptrdiff_t KW, ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph,
                   ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH,
                   ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1) {
-  if (isa > bk_best_isa()) isa = bk_best_isa();
+  isa = bk_clamp_isa(isa);
   // Kernels wider than the SIMD paths' mask tables, or indices past int32,
   // take the scalar body (same bits).
   if (KW > DW_MAX_KW || W > (ptrdiff_t)1 << 28 || OW * sw > (ptrdiff_t)1 << 28) isa = BK_ISA_SCALAR;

@@ -6,36 +6,11 @@
 #include "activation.h"
 #include "internal.h"
 
-#include <cpuid.h>
 #include <immintrin.h>
 #include <math.h>
 #include <stdint.h>
 
 #pragma STDC FP_CONTRACT OFF
-
-static int detect_isa(void) {
-  unsigned a, b, c, d;
-  if (!__get_cpuid(1, &a, &b, &c, &d)) return BK_ISA_SCALAR;
-  int fma = (c >> 12) & 1, osxsave = (c >> 27) & 1, avx = (c >> 28) & 1;
-  if (!(fma && osxsave && avx)) return BK_ISA_SCALAR;
-  unsigned lo, hi;
-  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  if ((lo & 6) != 6) return BK_ISA_SCALAR; // OS saves XMM and YMM state
-  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return BK_ISA_SCALAR;
-  if (!((b >> 5) & 1)) return BK_ISA_SCALAR; // AVX2
-  if (((b >> 16) & 1) && (lo & 0xe0) == 0xe0) return BK_ISA_AVX512;
-  return BK_ISA_AVX2;
-}
-
-int bk_best_isa(void) {
-  static int cached = -1;
-  int v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
-  if (v < 0) {
-    v = detect_isa();
-    __atomic_store_n(&cached, v, __ATOMIC_RELAXED);
-  }
-  return v;
-}
 
 void bk_gemm_naive(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A,
                    ptrdiff_t lda, const float *B, ptrdiff_t ldb, float *C,

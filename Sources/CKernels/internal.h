@@ -6,6 +6,9 @@
 
 #include <immintrin.h>
 
+/// `isa` lowered to what this CPU runs (see bk_best_isa in isa.c).
+int bk_clamp_isa(int isa);
+
 /// The first n (0...8) lanes set, for AVX2 masked loads and stores.
 __attribute__((target("avx2,fma"))) static inline __m256i lane_mask(ptrdiff_t n) {
   __m256i idx = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);

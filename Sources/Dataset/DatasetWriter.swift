@@ -133,7 +133,7 @@ package enum DatasetWriter {
       return (r.image, boxes, face)
     case .setcards:
       var g = SeededGenerator(seed: seed)
-      let r = try TableSynthesizer.render(SetTableSpec(seed: seed, size: PixelSize(width: spec.width, height: spec.height), cardCount: g.int(3...21)))
+      let r = try TableSynthesizer.render(SetTableSpec(seed: seed, size: ImageSize(width: spec.width, height: spec.height), cardCount: g.int(3...21)))
       let boxes = r.cards.map { c in
         LabelledBox(classID: 0, box: (c.box.x1, c.box.y1, c.box.x2, c.box.y2), attributes: [
           "number": .string(c.card.number.name), "color": .string(c.card.color.name), "shape": .string(c.card.shape.name),

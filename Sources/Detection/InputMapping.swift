@@ -1,3 +1,5 @@
+import Imaging
+
 /// How an image was fitted into the square model input, and how boxes go back.
 public enum InputMapping: Sendable, Hashable {
   /// Vision `.scaleFill`: the image stretched to the input; boxes come back as
@@ -8,21 +10,6 @@ public enum InputMapping: Sendable, Hashable {
   /// `scale_boxes` does (pad = round(p − 0.1)); `roundedPadding: false` is the
   /// naive variant that keeps the fractional padding.
   case letterbox(imageWidth: Int, imageHeight: Int, input: Int, roundedPadding: Bool)
-
-  /// Letterbox geometry: gain, resized size, and the padding (left, top) used
-  /// when drawing the input and when mapping boxes back.
-  static func letterboxGeometry(imageWidth w: Int, imageHeight h: Int, input: Int)
-    -> (gain: Double, newWidth: Int, newHeight: Int, left: Int, top: Int, backPadX: Double, backPadY: Double, rawPadX: Double, rawPadY: Double)
-  {
-    let gain = min(Double(input) / Double(h), Double(input) / Double(w))
-    let nw = Int((Double(w) * gain).rounded(.toNearestOrEven)), nh = Int((Double(h) * gain).rounded(.toNearestOrEven))
-    let dw = Double(input - nw) / 2, dh = Double(input - nh) / 2
-    let left = Int((dw - 0.1).rounded(.toNearestOrEven)), top = Int((dh - 0.1).rounded(.toNearestOrEven))
-    // scale_boxes recomputes the pad from the gain, then rounds it the same way.
-    let px = (Double(input) - Double(w) * gain) / 2, py = (Double(input) - Double(h) * gain) / 2
-    // The naive back-transform reuses the drawing pad (dw, dh) unrounded.
-    return (gain, nw, nh, left, top, (px - 0.1).rounded(.toNearestOrEven), (py - 0.1).rounded(.toNearestOrEven), dw, dh)
-  }
 
   /// Maps a model-input box to image pixels (top-left origin), clamped to the
   /// image for the letterbox as Ultralytics' `clip_boxes` does.
@@ -45,7 +32,7 @@ public enum InputMapping: Sendable, Hashable {
       let p = stretched(b)
       return (p.x, p.y, p.x + p.width, p.y + p.height)
     case .letterbox(let w, let h, let input, let rounded):
-      let g = InputMapping.letterboxGeometry(imageWidth: w, imageHeight: h, input: input)
+      let g = Letterbox(imageWidth: w, imageHeight: h, input: input)
       let px = rounded ? g.backPadX : g.rawPadX, py = rounded ? g.backPadY : g.rawPadY
       return ((b.cx - b.w / 2 - px) / g.gain, (b.cy - b.h / 2 - py) / g.gain,
               (b.cx + b.w / 2 - px) / g.gain, (b.cy + b.h / 2 - py) / g.gain)
@@ -82,7 +69,7 @@ extension InputMapping {
       let sx = Double(input) / Double(w), sy = Double(input) / Double(h)
       return RawBox(cx: b.centerX * sx, cy: b.centerY * sy, w: b.width * sx, h: b.height * sy, confidence: confidence, classID: classID)
     case .letterbox(let w, let h, let input, _):
-      let g = InputMapping.letterboxGeometry(imageWidth: w, imageHeight: h, input: input)
+      let g = Letterbox(imageWidth: w, imageHeight: h, input: input)
       return RawBox(cx: b.centerX * g.gain + Double(g.left), cy: b.centerY * g.gain + Double(g.top),
                     w: b.width * g.gain, h: b.height * g.gain, confidence: confidence, classID: classID)
     }

@@ -4,6 +4,7 @@ import Core
 import Detection
 import Persistence
 import Scoring
+import StrictYAML
 import Synth
 
 /// A pipeline scenario: a scene to synthesize (the `Synth` keys) plus how the
@@ -64,6 +65,11 @@ public struct ArcheryScenario: Sendable, Decodable {
   /// Decodes a scenario file's text; errors name `path:line:column`.
   public static func decode(_ text: String, path: String) throws(SynthError) -> ArcheryScenario {
     try SceneFile.decode(ArcheryScenario.self, text, path: path, extraKeys: keys)
+  }
+
+  /// Decodes an already parsed scenario file.
+  package static func decode(_ document: YAMLDocument) throws(SynthError) -> ArcheryScenario {
+    try SceneFile.decode(ArcheryScenario.self, document, extraKeys: keys)
   }
 }
 

@@ -1,8 +1,10 @@
 import Foundation
+import StrictYAML
 import Yams
 
 /// The keys every scenario shares, read before the kind's own strict decoder:
-/// id, kind, and golden tolerances (each override needs a reason).
+/// id, kind, and golden tolerances (each override needs a reason). The file is
+/// read and parsed here once; the kind decodes the same `document`.
 struct ScenarioHeader: Sendable {
   static let keys: Set<String> = ["tolerances", "image_tolerance"]
   let file: String
@@ -10,15 +12,24 @@ struct ScenarioHeader: Sendable {
   let kind: String
   let tolerances: [PathTolerance]
   let image: ImageTolerance
+  /// The parsed file.
+  let document: YAMLDocument
+
+  /// Reads and parses `file`.
+  init(file: String) throws {
+    let text: String
+    do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
+      throw GoldenError("\(file): cannot be read as UTF-8 text: \(error.localizedDescription)")
+    }
+    try self.init(file: file, text: text)
+  }
 
   init(file: String, text: String) throws {
     self.file = file
-    let parsed: Node?
-    do { parsed = try Yams.compose(yaml: text) } catch {
-      let first = "\(error)".split(separator: "\n").first.map(String.init) ?? "unreadable"
-      throw GoldenError("\(file): invalid YAML: \(first)")
+    do { document = try StrictYAML.parse(text, path: file) } catch {
+      throw GoldenError("\(file): invalid YAML: \(error.message)")
     }
-    guard let node = parsed, let map = node.mapping else {
+    guard let map = document.root.mapping else {
       throw GoldenError("\(file): a scenario is a YAML mapping")
     }
     func str(_ k: String) -> String? { map.first { $0.key.string == k }?.value.string }

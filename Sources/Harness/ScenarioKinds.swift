@@ -5,13 +5,14 @@ import Obstacles
 import Overlays
 import Pipelines
 import SetCards
+import StrictYAML
 import Synth
 
 /// A kind of scenario (archery, setcards, obstacles): decodes its file and
 /// produces the artifacts its golden pins, running models on `threads`.
 protocol ScenarioKind: Sendable {
   var name: String { get }
-  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput
+  func run(_ header: ScenarioHeader, root: String, work: String, threads: Int) throws -> KindOutput
 }
 
 /// The kinds, as a table.
@@ -19,8 +20,9 @@ let scenarioKinds: [any ScenarioKind] = [ArcheryKind(), SetCardsKind(), Obstacle
 
 struct ArcheryKind: ScenarioKind {
   let name = "archery"
-  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput {
-    var s = try ArcheryScenario.decode(text, path: file)
+  func run(_ header: ScenarioHeader, root: String, work: String, threads: Int) throws -> KindOutput {
+    let file = header.file, id = header.id
+    var s = try ArcheryScenario.decode(header.document)
     if let m = s.detector.model { s.detector.model = try PathGuard.resolve(m, from: file, root: root) }
     if let m = s.detector.refiner { s.detector.refiner = try PathGuard.resolve(m, from: file, root: root) }
     if let n = s.detector.npy { s.detector.npy = try PathGuard.resolve(n, from: file, root: root) }
@@ -42,8 +44,9 @@ struct ArcheryKind: ScenarioKind {
 
 struct SetCardsKind: ScenarioKind {
   let name = "setcards"
-  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput {
-    let s = try SetScenarioFile.decode(text, path: file)
+  func run(_ header: ScenarioHeader, root: String, work: String, threads: Int) throws -> KindOutput {
+    let file = header.file, id = header.id
+    let s = try SetScenarioFile.decode(header.document)
     let out = try s.run(defaultID: id)
     var artifacts = [Artifact("input.png", .png(out.image)),
                      Artifact("result.json", .json(try JSONParser.parse(out.result.canonicalJSON())))]
@@ -57,13 +60,14 @@ struct SetCardsKind: ScenarioKind {
 
 struct ObstaclesKind: ScenarioKind {
   let name = "obstacles"
-  func run(text: String, file: String, id: String, root: String, work: String, threads: Int) throws -> KindOutput {
-    let s = try ObstacleScenario.decode(text, path: file)
-    let result = try ObstaclePipeline.run(s, render: ObstacleRenderer.frames(of: s))
+  func run(_ header: ScenarioHeader, root: String, work: String, threads: Int) throws -> KindOutput {
+    let file = header.file, id = header.id
+    let s = try ObstacleScenario.decode(header.document)
+    let result = try ObstacleResult.run(s)
     var artifacts = [Artifact("result.json", .json(result.json))]
     let transcript = result.announcements.map { a in "\(String(format: "%.3f", a.time)) s  \(a.text)" }.joined(separator: "\n")
     artifacts.append(Artifact("transcript.txt", .text(transcript + "\n")))
-    for f in s.overlays { artifacts.append(Artifact("frame-\(f).png", .png(try ObstacleRenderer.overlay(result, frame: f)))) }
+    for f in s.overlays { artifacts.append(Artifact("frame-\(f).png", .png(try ObstacleRenderer.overlay(s.scene, result.run, frame: f)))) }
     return KindOutput(artifacts: artifacts, failures: result.expectationFailures)
   }
 }

@@ -15,8 +15,7 @@ extension Verifier {
     }
     let output: KindOutput
     do {
-      let text = try String(contentsOfFile: h.file, encoding: .utf8)
-      output = try kind.run(text: text, file: h.file, id: h.id, root: o.scenarioRoot, work: work, threads: o.threads)
+      output = try kind.run(h, root: o.scenarioRoot, work: work, threads: o.threads)
     } catch {
       return ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: "failed", messages: ["\(error)"], artifacts: [], seconds: seconds())
     }

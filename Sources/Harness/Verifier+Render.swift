@@ -9,9 +9,9 @@ extension Verifier {
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     var lines: [String] = []
     for f in try discover(inputs) {
-      let h = try ScenarioHeader(file: f, text: try String(contentsOfFile: f, encoding: .utf8))
+      let h = try ScenarioHeader(file: f)
       guard let kind = scenarioKinds.first(where: { $0.name == h.kind }) else { throw GoldenError("\(f): kind '\(h.kind)' is unknown") }
-      let output = try kind.run(text: try String(contentsOfFile: f, encoding: .utf8), file: f, id: h.id, root: root, work: work, threads: ProcessorCount.available)
+      let output = try kind.run(h, root: root, work: work, threads: ProcessorCount.available)
       let dir = out + "/" + h.id
       try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
       for a in output.artifacts { try AtomicFile.write(try a.bytes(), to: dir + "/" + a.name) }

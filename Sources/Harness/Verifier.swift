@@ -83,7 +83,7 @@ public enum Verifier {
     var headerErrors: [ScenarioVerdict] = []
     for f in files {
       do {
-        let h = try ScenarioHeader(file: f, text: try String(contentsOfFile: f, encoding: .utf8))
+        let h = try ScenarioHeader(file: f)
         if let other = seen[h.id] { throw GoldenError("duplicate scenario id '\(h.id)' in \(f) and \(other)") }
         seen[h.id] = f
         headers.append(h)
@@ -127,7 +127,7 @@ public enum Verifier {
     // whole tree, never on the selection or the paths given).
     var inTree = Set(seen.keys)
     for f in (try? discover([o.scenarioRoot])) ?? [] {
-      if let text = try? String(contentsOfFile: f, encoding: .utf8), let h = try? ScenarioHeader(file: f, text: text) { inTree.insert(h.id) }
+      if let h = try? ScenarioHeader(file: f) { inTree.insert(h.id) }
     }
     var orphans: [String] = []
     if let dirs = try? FileManager.default.contentsOfDirectory(atPath: o.goldenRoot) {

@@ -23,6 +23,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
   case cannotRead(path: String, reason: String)
   /// A file could not be written; nothing was left at `path`.
   case cannotWrite(path: String, reason: String)
+  /// A model-input parameter (input side, window centre or side) outside what it can be.
+  case parameterOutOfRange(name: String, value: String, expected: String)
   /// A cairo call left a non-success status; `code` is the raw `cairo_status_t` value.
   case cairo(operation: String, code: Int, message: String)
 
@@ -49,6 +51,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
       return "cannot read '\(path)': \(reason)"
     case .cannotWrite(let path, let reason):
       return "cannot write '\(path)': \(reason)"
+    case .parameterOutOfRange(let name, let value, let expected):
+      return "\(name) \(value) is out of range: expected \(expected)"
     case .cairo(let operation, let code, let message):
       return "cairo \(operation) failed with status \(code): \(message)"
     }

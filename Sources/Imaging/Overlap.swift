@@ -64,8 +64,13 @@ public struct NMSPolicy: Sendable, Hashable {
 /// Greedy suppression under `policy`: visit boxes in the policy's order, keep
 /// each one not yet suppressed, and suppress every later box it overlaps.
 /// Boxes are corners `(x1, y1, x2, y2)`; returns the kept indices in the order kept.
+/// `overlapOf(i, j)`, when given, replaces the policy's measure for boxes whose
+/// own arithmetic differs (BatSight's `CGRect` areas come from width × height,
+/// not from corners); `onSuppress(kept, suppressed)` hears each suppression,
+/// for stages that explain them.
 public func suppress(corners: [(Double, Double, Double, Double)], scores: [Double], classes: [Int],
-                     policy: NMSPolicy, threshold: Double) -> [Int] {
+                     policy: NMSPolicy, threshold: Double, overlapOf: ((Int, Int) -> Double)? = nil,
+                     onSuppress: ((Int, Int) -> Void)? = nil) -> [Int] {
   var order = Array(corners.indices)
   if policy.order == .byScore {
     order.sort { scores[$0] > scores[$1] || (scores[$0] == scores[$1] && $0 < $1) }
@@ -77,7 +82,11 @@ public func suppress(corners: [(Double, Double, Double, Double)], scores: [Doubl
     if let m = policy.maxKept, kept.count == m { break }
     for j in order[(n + 1)...] where !removed[j] {
       if policy.classes == .perClass, classes[j] != classes[i] { continue }
-      if policy.suppresses(corners[i], corners[j], threshold: threshold) { removed[j] = true }
+      let hit = overlapOf.map { policy.exceeds($0(i, j), threshold) } ?? policy.suppresses(corners[i], corners[j], threshold: threshold)
+      if hit {
+        removed[j] = true
+        onSuppress?(i, j)
+      }
     }
   }
   return kept

@@ -18,17 +18,17 @@ public struct FrameDetections: Sendable, Hashable {
 /// renders the frame through `image` and runs its model; the scripted one
 /// returns what the scenario wrote and never renders.
 public protocol ObstacleDetector: Sendable {
-  /// Raw detections for frame `index` (`frame` is the scenario's frame).
+  /// Raw detections for frame `index` (`frame` carries its time and scripted lists).
   func detect(frame: ObstacleFrame, index: Int, image: () throws -> RGBA8Image) throws -> FrameDetections
 }
 
 /// Returns each frame's scripted `vision:` and `yolo:` lists unchanged.
-struct ScriptedDetector: ObstacleDetector {
+public struct ScriptedDetector: ObstacleDetector {
   /// The scripted detector has no settings.
-  init() {}
+  public init() {}
 
   /// The frame's scripted observations and boxes.
-  func detect(frame: ObstacleFrame, index: Int, image: () throws -> RGBA8Image) -> FrameDetections {
+  public func detect(frame: ObstacleFrame, index: Int, image: () throws -> RGBA8Image) -> FrameDetections {
     FrameDetections(vision: frame.vision, yolo: frame.yolo)
   }
 }

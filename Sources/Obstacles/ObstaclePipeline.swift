@@ -2,30 +2,22 @@ import Imaging
 
 /// The BatSight obstacle-announcement pipeline on a virtual clock.
 public enum ObstaclePipeline {
-  /// Runs every frame and mode event of `scenario` in time order (at equal
+  /// Runs every frame and mode event of `sequence` in time order (at equal
   /// times, mode events first) and returns the transcript and decisions.
-  /// `detector` overrides the scenario's source; with none, `detections:
-  /// scripted` uses `ScriptedDetector` and `detections: model` is an error.
-  /// `render` draws frame i's pixels for a detector that needs them (the
-  /// synthesizer's `ObstacleRenderer`, or a user's own frames); a scripted
-  /// detector never calls it.
+  /// `detector` gives each frame's raw detections (by default the frame's
+  /// scripted ones); `render` draws frame i's pixels for a detector that
+  /// needs them (the synthesizer's `ObstacleRenderer`, or a user's own
+  /// frames); a scripted detector never calls it.
   public static func run(
-    _ scenario: ObstacleScenario, detector: (any ObstacleDetector)? = nil,
+    _ sequence: ObstacleSequence, detector: any ObstacleDetector = ScriptedDetector(),
     render: @escaping (Int) throws(ObstacleError) -> RGBA8Image = { _ throws(ObstacleError) in throw .invalid(name: "frames", value: "no pixels", expected: "a render function for a detector that reads pixels") }
-  ) throws(ObstacleError) -> ObstacleResult {
-    let source: any ObstacleDetector
-    if let detector {
-      source = detector
-    } else if scenario.detections == .scripted {
-      source = ScriptedDetector()
-    } else {
-      throw .invalid(name: "detections", value: "'model'", expected: "a detector backend passed to ObstaclePipeline.run, or 'scripted'")
-    }
+  ) throws(ObstacleError) -> ObstacleRun {
+    let source = detector
     var announcer = Announcer()
     var announcements: [Announcement] = []
     var frames: [FrameDecision] = []
-    var modes = scenario.modes[...]
-    for (index, frame) in scenario.frames.enumerated() {
+    var modes = sequence.modes[...]
+    for (index, frame) in sequence.frames.enumerated() {
       let ms = milliseconds(frame.time)
       while let m = modes.first, milliseconds(m.time) <= ms {
         announcer.mode(m, at: milliseconds(m.time))
@@ -42,7 +34,7 @@ public enum ObstaclePipeline {
       } catch {
         throw .detector(frame: index, message: "\(error)")
       }
-      let decision = decide(detections, index: index, ms: ms, scenario.semantics, &announcer)
+      let decision = decide(detections, index: index, ms: ms, sequence.semantics, &announcer)
       if decision.announced, let text = decision.text {
         announcements.append(Announcement(time: decision.time, text: text, kind: .object, frame: index))
       }
@@ -52,11 +44,7 @@ public enum ObstaclePipeline {
       announcer.mode(m, at: milliseconds(m.time))
       announcements.append(Announcement(time: seconds(milliseconds(m.time)), text: m.text, kind: .mode, frame: nil))
     }
-    var result = ObstacleResult(
-      id: scenario.id, scenario: scenario, announcements: announcements, frames: frames,
-      expectationFailures: [])
-    result.expectationFailures = scenario.expect.map { ExpectationCheck.failures($0, result) } ?? []
-    return result
+    return ObstacleRun(announcements: announcements, frames: frames)
   }
 
   /// One frame: Vision choice, YOLO match, zone, distance, announcement decision.
@@ -108,7 +96,7 @@ public enum ObstaclePipeline {
   }
 
   /// Seconds to the clock's whole milliseconds.
-  static func milliseconds(_ t: Double) -> Int { Int((t * 1000).rounded()) }
+  package static func milliseconds(_ t: Double) -> Int { Int((t * 1000).rounded()) }
   /// The clock's milliseconds back to seconds (3990 → 3.99).
-  static func seconds(_ ms: Int) -> Double { Double(ms) / 1000 }
+  package static func seconds(_ ms: Int) -> Double { Double(ms) / 1000 }
 }

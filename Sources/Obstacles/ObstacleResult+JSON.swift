@@ -1,37 +1,8 @@
 import Core
 
-extension ObstacleResult {
-  /// The result as canonical JSON. Top-level keys: `id`, `kind` ("obstacles"),
-  /// `seed`, `size`, `semantics`, `announcements` (each `time_s`, `text`,
-  /// `kind`, and `frame` for objects), `frames` (one decision each), `overlays`,
-  /// `expectation_failures`.
-  public var json: JSONValue {
-    .object([
-      "id": .string(id),
-      "kind": .string("obstacles"),
-      "seed": .string(String(scenario.seed)),
-      "size": .string("\(scenario.width)x\(scenario.height)"),
-      "semantics": .object([
-        "zones": .string(scenario.semantics.zones.rawValue),
-        "nms": .string(scenario.semantics.nms.rawValue),
-        "confidence_arithmetic": .string(scenario.semantics.confidenceArithmetic.rawValue),
-      ]),
-      "announcements": .array(announcements.map(\.json)),
-      "frames": .array(frames.map(\.json)),
-      "overlays": .array(scenario.overlays.map { .int($0) }),
-      "expectation_failures": .array(expectationFailures.map { .string($0) }),
-    ])
-  }
-
-  /// `json` as canonical text (what `run --out` writes).
-  public func canonicalText() throws(ObstacleError) -> String {
-    do { return try json.canonicalText() } catch { throw .json(error) }
-  }
-}
-
 extension Announcement {
   /// `{time_s, text, kind[, frame]}`.
-  var json: JSONValue {
+  package var json: JSONValue {
     var o: [String: JSONValue] = [
       "time_s": .double(time), "text": .string(text), "kind": .string(kind.rawValue),
     ]
@@ -42,7 +13,7 @@ extension Announcement {
 
 extension FrameDecision {
   /// Every field; absent values are `null` so each frame has the same keys.
-  var json: JSONValue {
+  package var json: JSONValue {
     .object([
       "index": .int(index),
       "time_s": .double(time),
@@ -80,7 +51,7 @@ extension FrameDecision {
 
 extension Optional where Wrapped == NormalizedBox {
   /// `[x, y, width, height]` or null.
-  var json: JSONValue {
+  package var json: JSONValue {
     guard let b = self else { return .null }
     return .array([.double(b.x), .double(b.y), .double(b.width), .double(b.height)])
   }

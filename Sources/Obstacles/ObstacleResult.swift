@@ -25,7 +25,7 @@ public enum DecisionReason: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Whether an announcement came from an object or a mode event.
-enum AnnouncementKind: String, Sendable, Hashable, CaseIterable {
+package enum AnnouncementKind: String, Sendable, Hashable, CaseIterable {
   case object, mode
 }
 
@@ -36,9 +36,9 @@ public struct Announcement: Sendable, Hashable {
   /// Spoken text.
   public var text: String
   /// Object or mode.
-  var kind: AnnouncementKind
+  package var kind: AnnouncementKind
   /// The frame that caused it (objects only).
-  var frame: Int?
+  package var frame: Int?
 }
 
 /// Everything the pipeline decided for one frame.
@@ -52,7 +52,7 @@ public struct FrameDecision: Sendable, Hashable {
   /// The zone variant in force (for overlays).
   public var zones: ZoneVariant
   /// Per Vision observation: "chosen", or why it was not.
-  var visionStatus: [String]
+  package var visionStatus: [String]
   /// The chosen Vision detection's source, cleaned label, held confidence and box.
   public var source: VisionSource?
   /// Cleaned label of the chosen detection.
@@ -66,7 +66,7 @@ public struct FrameDecision: Sendable, Hashable {
   /// Index of the matched YOLO box.
   public var matchedYOLO: Int?
   /// Its true IoU with the Vision box.
-  var matchIoU: Double?
+  package var matchIoU: Double?
   /// The box direction uses: the matched YOLO box, else the Vision box.
   public var box: NormalizedBox?
   /// Zone of `box`.
@@ -85,16 +85,10 @@ public struct FrameDecision: Sendable, Hashable {
   public var detail: String
 }
 
-/// The outcome of one scenario: the transcript and every frame's decision.
-public struct ObstacleResult: Sendable, Hashable {
-  /// Scenario id.
-  var id: String
-  /// The scenario that was run.
-  public var scenario: ObstacleScenario
+/// What `ObstaclePipeline.run` returns: the transcript and every frame's decision.
+public struct ObstacleRun: Sendable, Hashable {
   /// Every spoken line, in time order.
   public var announcements: [Announcement]
   /// One decision per frame.
   public var frames: [FrameDecision]
-  /// Mismatches against the scenario's `expect` block; empty when it holds.
-  public var expectationFailures: [String]
 }

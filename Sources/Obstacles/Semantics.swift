@@ -7,7 +7,7 @@ public enum ZoneVariant: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Which non-maximum suppression runs over the YOLO boxes before matching.
-enum NMSVariant: String, Sendable, Hashable, CaseIterable {
+package enum NMSVariant: String, Sendable, Hashable, CaseIterable {
   /// None: the distance path at HEAD runs no NMS (the default).
   case none
   /// BatSight's `applyNMS`: input order, no confidence sort, ratio against the
@@ -18,7 +18,7 @@ enum NMSVariant: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Which floating-point type confidences are compared in.
-enum ConfidenceArithmetic: String, Sendable, Hashable, CaseIterable {
+package enum ConfidenceArithmetic: String, Sendable, Hashable, CaseIterable {
   /// The app's `Float` (VNConfidence): 0.8 − 0.6 is 0.19999999 there.
   case float32
   /// Double, for contrast: 0.8 − 0.6 is 0.20000000000000007.
@@ -26,7 +26,7 @@ enum ConfidenceArithmetic: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Which Vision detection the pipeline goes on with when several sources kept one.
-enum VisionPick: String, Sendable, Hashable, CaseIterable {
+package enum VisionPick: String, Sendable, Hashable, CaseIterable {
   /// The app's code (VisionModelManager): the top detection of the first source,
   /// in priority order (objects, faces, classification), that kept anything.
   case priority
@@ -36,18 +36,18 @@ enum VisionPick: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The named semantics a scenario runs under; `.batsight` is the app at HEAD.
-struct ObstacleSemantics: Sendable, Hashable {
+public struct ObstacleSemantics: Sendable, Hashable {
   /// Zone boundaries.
-  var zones: ZoneVariant
+  package var zones: ZoneVariant
   /// NMS over YOLO boxes.
-  var nms: NMSVariant
+  package var nms: NMSVariant
   /// Confidence arithmetic.
-  var confidenceArithmetic: ConfidenceArithmetic
+  package var confidenceArithmetic: ConfidenceArithmetic
   /// Which source's detection wins.
-  var pick: VisionPick
+  package var pick: VisionPick
 
   /// Memberwise; defaults are the app at HEAD.
-  init(
+  package init(
     zones: ZoneVariant = .batsight, nms: NMSVariant = .none,
     confidenceArithmetic: ConfidenceArithmetic = .float32, pick: VisionPick = .priority
   ) {
@@ -58,7 +58,7 @@ struct ObstacleSemantics: Sendable, Hashable {
   }
 
   /// The app at HEAD.
-  static let batsight = ObstacleSemantics()
+  package static let batsight = ObstacleSemantics()
 }
 
 /// Horizontal zone of a detection, spelled as the app speaks it.
@@ -87,7 +87,7 @@ package enum Table {
 
   /// Distance bands, nearest first: (minimum area, inclusive, category).
   /// The last band is `> 0`; area 0 gets no category.
-  static let distanceBands: [(minArea: Double, inclusive: Bool, category: DistanceCategory)] = [
+  package static let distanceBands: [(minArea: Double, inclusive: Bool, category: DistanceCategory)] = [
     (0.15, true, DistanceCategory(name: "very close", meters: 0.5)),
     (0.08, true, DistanceCategory(name: "close", meters: 1.0)),
     (0.04, true, DistanceCategory(name: "medium", meters: 1.5)),
@@ -97,7 +97,7 @@ package enum Table {
 
   /// Per Vision source: minimum confidence (≥), whether generic labels are
   /// removed, the label it forces, and the box it forces. Listed in priority order.
-  static let visionRules: [(source: VisionSource, minConfidence: Double, dropsGeneric: Bool,
+  package static let visionRules: [(source: VisionSource, minConfidence: Double, dropsGeneric: Bool,
     forcedLabel: String?, forcedBox: NormalizedBox?)] = [
     (.objects, 0.4, true, nil, nil),
     (.faces, 0.5, false, "Person", nil),
@@ -105,21 +105,21 @@ package enum Table {
   ]
 
   /// YOLO boxes below this confidence are dropped (≥ keeps).
-  static let yoloMinConfidence = 0.3
+  package static let yoloMinConfidence = 0.3
   /// NMS drops a box whose overlap ratio with a kept one is > this.
-  static let nmsOverlap = 0.5
+  package static let nmsOverlap = 0.5
   /// Minimum time between object announcements (DetectionState), milliseconds.
-  static let announceIntervalMs = 4000
+  package static let announceIntervalMs = 4000
   /// SpeechManager cooldown after any speech, milliseconds.
-  static let speechCooldownMs = 2000
+  package static let speechCooldownMs = 2000
   /// A confidence change counts when |Δ| > this (in the chosen arithmetic).
-  static let confidenceChange = 0.2
+  package static let confidenceChange = 0.2
   /// A centre move counts when |Δx| or |Δy| > this.
-  static let centreChange = 0.1
+  package static let centreChange = 0.1
 
   /// Labels VisionModelManager drops as too generic (compared lowercased);
   /// labels containing "unknown" or "unidentified" are dropped too.
-  static let genericLabels: Set<String> = [
+  package static let genericLabels: Set<String> = [
     "structure", "material", "object", "thing", "item", "surface", "texture",
     "pattern", "design", "background", "foreground", "scene", "image", "photo",
     "picture", "view", "area", "space", "place", "location", "setting",
@@ -131,12 +131,12 @@ package enum Table {
     "conveyence", "conveyance", "vehicle", "transport", "portal", "cabinet",
   ]
   /// Substrings that make a label generic.
-  static let genericFragments = ["unknown", "unidentified"]
+  package static let genericFragments = ["unknown", "unidentified"]
 }
 
 extension ConfidenceArithmetic {
   /// `value` as this arithmetic holds it, widened back to Double for reporting.
-  func held(_ value: Double) -> Double {
+  package func held(_ value: Double) -> Double {
     switch self {
     case .float32: return Double(Float(value))
     case .float64: return value
@@ -144,7 +144,7 @@ extension ConfidenceArithmetic {
   }
 
   /// `a >= b` in this arithmetic.
-  func atLeast(_ a: Double, _ b: Double) -> Bool {
+  package func atLeast(_ a: Double, _ b: Double) -> Bool {
     switch self {
     case .float32: return Float(a) >= Float(b)
     case .float64: return a >= b
@@ -152,7 +152,7 @@ extension ConfidenceArithmetic {
   }
 
   /// `|a − b|` computed in this arithmetic.
-  func difference(_ a: Double, _ b: Double) -> Double {
+  package func difference(_ a: Double, _ b: Double) -> Double {
     switch self {
     case .float32: return Double(abs(Float(a) - Float(b)))
     case .float64: return abs(a - b)
@@ -160,7 +160,7 @@ extension ConfidenceArithmetic {
   }
 
   /// `|a − b| > limit` in this arithmetic.
-  func differs(_ a: Double, _ b: Double, by limit: Double) -> Bool {
+  package func differs(_ a: Double, _ b: Double, by limit: Double) -> Bool {
     switch self {
     case .float32: return abs(Float(a) - Float(b)) > Float(limit)
     case .float64: return abs(a - b) > limit
@@ -171,7 +171,7 @@ extension ConfidenceArithmetic {
 extension ZoneVariant {
   /// The zone of a centre x: strictly below the left bound is Left, strictly
   /// above the right bound is Right, the bounds themselves are Center.
-  func zone(midX: Double) -> Zone {
+  package func zone(midX: Double) -> Zone {
     let b = Table.zoneBounds(self)
     return midX < b.left ? .left : (midX > b.right ? .right : .center)
   }
@@ -179,7 +179,7 @@ extension ZoneVariant {
 
 extension DistanceCategory {
   /// The category of a normalized area, nil for area ≤ 0.
-  static func of(area: Double) -> DistanceCategory? {
+  package static func of(area: Double) -> DistanceCategory? {
     Table.distanceBands.first { area > $0.minArea || ($0.inclusive && area == $0.minArea) }?.category
   }
 }

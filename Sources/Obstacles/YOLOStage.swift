@@ -1,3 +1,5 @@
+import Imaging
+
 /// YOLO boxes as the distance path uses them: a confidence floor (≥ 0.3), the
 /// chosen NMS variant, then the box with the highest true IoU against the
 /// Vision box — no minimum, and on ties (all-zero included) the first box in
@@ -40,39 +42,27 @@ enum YOLOStage {
     return Outcome(kept: kept, status: status, matched: best?.index, iou: best?.iou)
   }
 
-  /// Applies the NMS variant to `order`; returns survivors in scan order.
+  /// Applies the NMS variant (a row of Imaging's `NMSPolicy`) to the
+  /// candidates; returns survivors in the order kept.
   static func suppress(
     _ candidates: [Int], _ boxes: [YOLOBox], _ semantics: ObstacleSemantics, _ status: inout [String]
   ) -> [Int] {
-    let order: [Int]
-    let overlap: (NormalizedBox, NormalizedBox) -> Double
+    let policy: NMSPolicy
     switch semantics.nms {
-    case .none:
-      return candidates
-    case .batsight:
-      order = candidates
-      overlap = { $0.enclosingIoU($1) }
-    case .greedy:
-      let held = { (i: Int) in semantics.confidenceArithmetic.held(boxes[i].confidence) }
-      // Stable sort: equal confidences keep input order.
-      order = candidates.enumerated()
-        .sorted { held($0.element) > held($1.element) || (held($0.element) == held($1.element) && $0.offset < $1.offset) }
-        .map(\.element)
-      overlap = { $0.iou($1) }
+    case .none: return candidates
+    case .batsight: policy = NMSPolicy(overlap: .greater, order: .inputOrder, measure: .enclosing)
+    case .greedy: policy = NMSPolicy(overlap: .greater, order: .byScore, measure: .union)
     }
-    var kept: [Int] = []
-    var dropped = Set<Int>()
-    for (n, i) in order.enumerated() where !dropped.contains(i) {
-      kept.append(i)
-      for j in order[(n + 1)...] where !dropped.contains(j) {
-        let r = overlap(boxes[i].box, boxes[j].box)
-        if r > Table.nmsOverlap {
-          dropped.insert(j)
-          status[j] = "suppressed by box \(i) (overlap \(rounded(r)) > \(Table.nmsOverlap))"
-        }
-      }
+    let rects = candidates.map { boxes[$0].box }
+    let overlap = { (i: Int, j: Int) in policy.measure == .enclosing ? rects[i].enclosingIoU(rects[j]) : rects[i].iou(rects[j]) }
+    let scores = candidates.map { semantics.confidenceArithmetic.held(boxes[$0].confidence) }
+    var notes: [(Int, Int)] = []
+    let kept = Imaging.suppress(corners: rects.map(\.corners), scores: scores, classes: candidates.map { _ in 0 }, policy: policy,
+                                threshold: Table.nmsOverlap, overlapOf: overlap) { notes.append(($0, $1)) }
+    for (i, j) in notes {
+      status[candidates[j]] = "suppressed by box \(candidates[i]) (overlap \(rounded(overlap(i, j))) > \(Table.nmsOverlap))"
     }
-    return kept
+    return kept.map { candidates[$0] }
   }
 
   /// Four decimals, for status text only.

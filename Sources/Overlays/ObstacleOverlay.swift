@@ -109,9 +109,12 @@ enum ObstacleOverlay {
 }
 
 extension ObstacleRenderer {
-  /// Frame `frame` of the result's scenario, rendered, with its overlay drawn.
-  package static func overlay(_ result: ObstacleResult, frame: Int) throws(ObstacleError) -> RGBA8Image {
-    let image = try render(result.scenario, frame: frame)
-    return try ObstacleOverlay.draw(result.frames[frame], on: image)
+  /// Frame `frame` of `scene`, rendered, with `run`'s decision for it drawn over.
+  package static func overlay(_ scene: ObstacleScene, _ run: ObstacleRun, frame: Int) throws(ObstacleError) -> RGBA8Image {
+    guard run.frames.indices.contains(frame) else {
+      throw .invalid(name: "frame index", value: String(frame), expected: "0…\(run.frames.count - 1)")
+    }
+    let image = try render(scene, frame: frame)
+    return try ObstacleOverlay.draw(run.frames[frame], on: image)
   }
 }

@@ -146,12 +146,10 @@ public enum ArcheryPipeline {
     guard let input = model.inputs.first, let output = model.outputs.first else {
       throw PipelineError("model '\(name)' has no inputs or outputs: expected one image input and one output")
     }
-    let tensor: Tensor
-    if r.profile.preprocess == "letterbox" {
-      tensor = try Preprocess.letterbox(rgba: r.image.pixels, width: r.image.width, height: r.image.height, to: r.profile.inputSize).0
-    } else {
-      tensor = try Preprocess.stretch(rgba: r.image.pixels, width: r.image.width, height: r.image.height, to: r.profile.inputSize)
-    }
+    let side = r.profile.inputSize
+    let planes = r.profile.preprocess == "letterbox"
+      ? try ModelInput.letterbox(r.image, side: side).planes : try ModelInput.stretch(r.image, side: side)
+    let tensor = try Tensor(shape: [1, 3, side, side], scalars: planes)
     let out = try model.run([input.name: tensor], threads: r.threads)
     guard let o = out[output.name] else { throw PipelineError("model '\(name)' produced no '\(output.name)'") }
     return try decodeOutput(o.scalars, shape: o.shape, layout: r.profile.layout)

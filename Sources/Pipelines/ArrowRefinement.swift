@@ -69,8 +69,8 @@ enum ArrowRefinement {
     var kept: [Detection] = []
     for d in arrows {
       let cx = Double(d.centerX), cy = Double(d.centerY)
-      let crop = try Preprocess.window(rgba: image.pixels, width: image.width, height: image.height, cx: cx, cy: cy,
-                                       side: s.windowInputPx * scale, out: s.crop)
+      let crop = try Tensor(shape: [1, 3, s.crop, s.crop], scalars:
+                        try ModelInput.window(image, cx: cx, cy: cy, side: s.windowInputPx * scale, out: s.crop))
       guard let o = try look(at: crop, refiner: refiner, input: input.name, output: output.name, gate: gate?.name) else { continue }
       let found: [Peak]
       if o.scalars.count == 3 {

@@ -11,30 +11,27 @@ public enum DetectionSource: Sendable {
 }
 
 /// The letterbox between an image and the square detector input, as
-/// Ultralytics `LetterBox(center=True)` / `scale_boxes` compute it.
+/// Ultralytics `LetterBox(center=True)` / `scale_boxes` compute it (the
+/// numbers come from Imaging's `Letterbox`).
 public struct ModelFrame: Sendable, Hashable {
+  /// The shared letterbox geometry.
+  let geometry: Letterbox
   /// Source image width.
-  let imageWidth: Int
+  var imageWidth: Int { geometry.imageWidth }
   /// Source image height.
-  let imageHeight: Int
+  var imageHeight: Int { geometry.imageHeight }
   /// Square model input side (640 for YOLO11n).
-  let inputSize: Int
+  var inputSize: Int { geometry.input }
   /// min(input/h, input/w).
-  let gain: Double
+  var gain: Double { geometry.gain }
   /// Left padding in model pixels, round(dw − 0.1) with Python's half-even rounding.
-  let padX: Double
+  var padX: Double { geometry.backPadX }
   /// Top padding in model pixels.
-  let padY: Double
+  var padY: Double { geometry.backPadY }
 
   /// The frame for an image of `imageWidth`×`imageHeight` and a square input.
   public init(imageWidth: Int, imageHeight: Int, inputSize: Int = 640) {
-    self.imageWidth = imageWidth
-    self.imageHeight = imageHeight
-    self.inputSize = inputSize
-    let s = Double(inputSize)
-    gain = min(s / Double(imageHeight), s / Double(imageWidth))
-    padX = ((s - Double(imageWidth) * gain) / 2 - 0.1).rounded(.toNearestOrEven)
-    padY = ((s - Double(imageHeight) * gain) / 2 - 0.1).rounded(.toNearestOrEven)
+    geometry = Letterbox(imageWidth: imageWidth, imageHeight: imageHeight, input: inputSize)
   }
 
   /// A model-space box mapped back to image pixels and clipped to the image.

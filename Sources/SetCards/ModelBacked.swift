@@ -41,7 +41,7 @@ public enum ONNXCardDetector {
       throw SetCardsError.file(location: path, message: "the detector has no input or output")
     }
     let frame = ModelFrame(imageWidth: image.width, imageHeight: image.height)
-    let x = CardPreprocess.detectorInput(image, frame: frame)
+    let x = try CardPreprocess.detectorInput(image, frame: frame)
     let out = try model.run([i.name: try Tensor(shape: [1, 3, frame.inputSize, frame.inputSize], scalars: x)], threads: threads)
     guard let t = out[o.name], t.shape.count == 3, t.shape[1] == 5 else {
       throw SetCardsError.file(location: path, message: "expected a [1, 5, anchors] output from '\(o.name)'")

@@ -10,23 +10,50 @@ package struct YAMLLocatedError: Error, Equatable, CustomStringConvertible {
   package var description: String { "\(location): \(message)" }
 }
 
+/// A YAML file parsed once: its text (to locate errors), its path, and the
+/// composed root node every reader of the file decodes from.
+package struct YAMLDocument: @unchecked Sendable {
+  /// The file's text.
+  package let text: String
+  /// The file's path, as errors name it.
+  package let path: String
+  /// The root node (an empty document is the empty string).
+  package let root: Node
+  /// Holds the anchors the nodes refer to weakly, for as long as the document lives.
+  let parser: Parser
+}
+
 /// Strict YAML decoding shared by every scenario format: unknown keys and
 /// wrong types are errors that name the file, line and column.
 package enum StrictYAML {
+  /// Parses `text` (the contents of `path`) once; decode it with `decode(_:_:extraKeys:)`.
+  package static func parse(_ text: String, path: String) throws(YAMLLocatedError) -> YAMLDocument {
+    do {
+      let parser = try Parser(yaml: text, resolver: Resolver.basic.appending(.merge), encoding: .default)
+      return YAMLDocument(text: text, path: path, root: try parser.singleRoot() ?? "", parser: parser)
+    } catch {
+      throw YAMLLocatedError(location: path, message: "\(error)".split(separator: "\n").first.map(String.init) ?? "invalid YAML")
+    }
+  }
+
   /// Decodes `text` (the contents of `path`). `extraKeys` are top-level keys a
   /// wider document type owns besides `T`'s (see `rejectUnknownKeys`).
   package static func decode<T: Decodable>(_ type: T.Type, _ text: String, path: String,
                                           extraKeys: Set<String> = []) throws(YAMLLocatedError) -> T {
+    try decode(T.self, try parse(text, path: path), extraKeys: extraKeys)
+  }
+
+  /// Decodes a parsed document; errors are located in its text.
+  package static func decode<T: Decodable>(_ type: T.Type, _ document: YAMLDocument,
+                                          extraKeys: Set<String> = []) throws(YAMLLocatedError) -> T {
     do {
-      return try YAMLDecoder().decode(T.self, from: text, userInfo: [.extraTopLevelKeys: extraKeys])
+      return try YAMLDecoder().decode(T.self, from: document.root, userInfo: [.extraTopLevelKeys: extraKeys])
     } catch let e as DecodingError {
       let (codingPath, message) = describe(e)
-      let mark = locate(codingPath, in: text)
-      throw YAMLLocatedError(location: "\(path):\(mark.line):\(mark.column)", message: message)
-    } catch let e as YamlError {
-      throw YAMLLocatedError(location: path, message: "\(e)".split(separator: "\n").first.map(String.init) ?? "invalid YAML")
+      let mark = locate(codingPath, in: document.root)
+      throw YAMLLocatedError(location: "\(document.path):\(mark.line):\(mark.column)", message: message)
     } catch {
-      throw YAMLLocatedError(location: path, message: "\(error)".split(separator: "\n").first.map(String.init) ?? "invalid YAML")
+      throw YAMLLocatedError(location: document.path, message: "\(error)".split(separator: "\n").first.map(String.init) ?? "invalid YAML")
     }
   }
 
@@ -62,8 +89,8 @@ package enum StrictYAML {
 
   /// Follows the coding path through the YAML node tree to the deepest node
   /// reached and returns its 1-based line and column.
-  static func locate(_ path: [CodingKey], in text: String) -> (line: Int, column: Int) {
-    guard var node = try? Yams.compose(yaml: text) else { return (1, 1) }
+  static func locate(_ path: [CodingKey], in root: Node) -> (line: Int, column: Int) {
+    var node = root
     var mark = node.mark
     for key in path {
       if let i = key.intValue, let seq = node.sequence, i < seq.count {

@@ -13,7 +13,15 @@ public enum SceneFile {
   /// wider document type (e.g. a pipeline scenario) adds to the scene keys.
   public static func decode<T: Decodable>(_ type: T.Type, _ text: String, path: String,
                                           extraKeys: Set<String> = []) throws(SynthError) -> T {
-    do { return try StrictYAML.decode(T.self, text, path: path, extraKeys: extraKeys) } catch {
+    let document: YAMLDocument
+    do { document = try StrictYAML.parse(text, path: path) } catch { throw .file(location: error.location, message: error.message) }
+    return try decode(T.self, document, extraKeys: extraKeys)
+  }
+
+  /// Decodes an already parsed document.
+  package static func decode<T: Decodable>(_ type: T.Type, _ document: YAMLDocument,
+                                           extraKeys: Set<String> = []) throws(SynthError) -> T {
+    do { return try StrictYAML.decode(T.self, document, extraKeys: extraKeys) } catch {
       throw .file(location: error.location, message: error.message)
     }
   }

@@ -8,11 +8,13 @@ struct CLIRunner {
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bullseye")
   }
 
-  /// Runs with `args`; `env` adds or overrides environment variables for this run only.
-  static func run(_ args: [String], env: [String: String] = [:]) throws -> Result {
+  /// Runs with `args`; `env` adds or overrides environment variables for this
+  /// run only; `cwd` is the working directory (default: this process's).
+  static func run(_ args: [String], env: [String: String] = [:], cwd: String? = nil) throws -> Result {
     let p = Process()
     p.executableURL = binary
     p.arguments = args
+    if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
     if !env.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 } }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out

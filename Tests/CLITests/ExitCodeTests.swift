@@ -36,6 +36,18 @@ struct ExitCodeTests {
     #expect(bad.status == 2 && bad.stderr.contains("sideways"), "\(bad.stderr)")
   }
 
+  /// Two shards started in one checkout write separate reports by default.
+  @Test func shardsWriteTheirOwnReportFolders() throws {
+    let root = try tree("shards")
+    for k in 1...2 {
+      let r = try CLIRunner.run(["verify", "S", "--scenario-root", "S", "--golden", "G", "--shard", "\(k)/2", "--mode", "record-missing"],
+                                env: ["CI": "false"], cwd: root)
+      #expect(r.status == 0, "\(r.stderr)")
+      #expect(FileManager.default.fileExists(atPath: root + "/Renders/shard-\(k)-of-2/junit.xml"), "shard \(k)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: root + "/Renders/junit.xml"))
+  }
+
   @Test func fuzzExitsZeroOneAndTwo() throws {
     let bin = "'\(CLIRunner.binary.path)'"
     #expect(try CLIRunner.run(["fuzz", "scoring", "--iterations", "2000", "--face", "10_zone"]).status == 0)

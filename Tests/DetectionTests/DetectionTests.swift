@@ -50,10 +50,10 @@ struct DetectionTests {
 
   @Test func letterboxRoundingMatchesUltralytics() {
     // anchors/archery.md (d)10.
-    let g = InputMapping.letterboxGeometry(imageWidth: 4032, imageHeight: 3024, input: 640)
+    let g = Letterbox(imageWidth: 4032, imageHeight: 3024, input: 640)
     #expect(Tolerance.close.accepts(g.gain, 640.0 / 4032) && g.backPadX == 0 && g.backPadY == 80)
-    let h = InputMapping.letterboxGeometry(imageWidth: 3000, imageHeight: 2001, input: 640)
-    #expect(h.newWidth == 640 && h.newHeight == 427 && h.top == 106 && h.backPadY == 106)
+    let h = Letterbox(imageWidth: 3000, imageHeight: 2001, input: 640)
+    #expect(h.resizedWidth == 640 && h.resizedHeight == 427 && h.top == 106 && h.backPadY == 106)
     #expect(h.rawPadY == 106.5)
     // The naive unrounded padding shifts y by ~0.5 / gain original pixels.
     let box = RawBox(cx: 320, cy: 320, w: 10, h: 10, confidence: 1)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Inference
 
-/// Reference models from scripts/inference/gen_reference_models.py, compared
+/// Reference models from Training/inference/gen_reference_models.py, compared
 /// with onnxruntime outputs: |Δ| ≤ 1e-4 · max|reference|.
 struct ModelTests {
   static let names = ["yolo_like", "yolo_like_opset12", "yolo11_like", "mobilenet_like", "yolo11_like_dynamic"]
@@ -91,26 +91,3 @@ struct NPYTests {
   }
 }
 
-/// Letterbox and stretch preprocessing.
-struct PreprocessTests {
-  @Test func letterboxGeometryFollowsUltralytics() throws {
-    let (w, h) = (50, 30)
-    let rgba = [UInt8](repeating: 200, count: w * h * 4)
-    let (t, info) = try Preprocess.letterbox(rgba: rgba, width: w, height: h, to: 64)
-    #expect(t.shape == [1, 3, 64, 64])
-    // r = min(64/30, 64/50) = 1.28 → 64×38, dh = 13 → top round(12.9) = 13.
-    #expect(info.resizedWidth == 64 && info.resizedHeight == 38)
-    #expect(info.padX == 0 && info.padY == 13)
-    #expect(t.scalars[0] == Float(114) / 255)
-    #expect(t.scalars[13 * 64] == Float(200) / 255)
-    #expect(t.scalars[51 * 64] == Float(114) / 255)
-    let again = try Preprocess.letterbox(rgba: rgba, width: w, height: h, to: 64).0
-    #expect(again == t)
-  }
-
-  @Test func stretchAndBadSizes() throws {
-    let t = try Preprocess.stretch(rgba: [UInt8](repeating: 255, count: 4 * 4 * 4), width: 4, height: 4, to: 8)
-    #expect(t.shape == [1, 3, 8, 8] && t.scalars.allSatisfy { $0 == 1 })
-    #expect(throws: InferenceError.self) { _ = try Preprocess.stretch(rgba: [1, 2, 3], width: 4, height: 4, to: 8) }
-  }
-}

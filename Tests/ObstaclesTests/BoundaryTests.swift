@@ -1,5 +1,7 @@
 import Testing
+import Imaging
 @testable import Obstacles
+@testable import Harness
 @testable import Synth
 
 /// The anchor's edge cases, asserted on the functions and on whole runs.
@@ -109,9 +111,9 @@ struct BoundaryTests {
 
   @Test func enclosingRatioUnderstatesIoUAndBothStopAtExactlyHalf() {
     let a = box(0, 0.25, 0.75, 0.5), b = box(0.25, 0.25, 0.75, 0.5)
-    #expect(a.iou(b) == 0.5 && a.enclosingIoU(b) == 0.5)
+    #expect(a.iou(b) == 0.5 && enclosingIoU(a.corners, b.corners) == 0.5)
     let c = box(0.2, 0.2, 0.3, 0.6), d = box(0.25, 0.3, 0.3, 0.6)
-    #expect(c.enclosingIoU(d) < c.iou(d))
+    #expect(enclosingIoU(c.corners, d.corners) < c.iou(d))
     for nms in [NMSVariant.batsight, .greedy] {
       let kept = YOLOStage.run([YOLOBox(confidence: 0.8, box: a), YOLOBox(confidence: 0.7, box: b)], target: b,
         semantics: ObstacleSemantics(nms: nms)).kept
@@ -131,7 +133,7 @@ struct BoundaryTests {
   @Test func cooldownBoundaryOnTheClock() throws {
     for (t, announced) in [(1.999, false), (2.0, true)] {
       let s = scenario([objectFrame(t, box: box(0.1, 0.3, 0.2, 0.4))], modes: [ModeEvent(time: 0, text: "Camera Mode Activated")])
-      let r = try ObstaclePipeline.run(s)
+      let r = try ObstacleResult.run(s)
       #expect(r.frames[0].announced == announced, "at \(t) s")
     }
   }
@@ -141,7 +143,7 @@ struct BoundaryTests {
       objectFrame(0, box: box(0.40, 0.3, 0.2, 0.2)), objectFrame(5, box: box(0.40, 0.375, 0.2, 0.2)),
       objectFrame(10, box: box(0.40, 0.5, 0.2, 0.2)),
     ])
-    let r = try ObstaclePipeline.run(s)
+    let r = try ObstacleResult.run(s)
     #expect(r.frames[1].reason == .noChange)  // Δy 0.075
     #expect(r.frames[2].reason == .centre)  // Δy 0.125
   }

@@ -1,6 +1,7 @@
 import Canvas
 import Testing
 @testable import Obstacles
+@testable import Harness
 @testable import Synth
 
 struct DecodingTests {
@@ -79,8 +80,8 @@ struct DecodingTests {
   @Test func modelDetectionsNeedADetector() throws {
     var s = try ObstacleScenario.decode(Self.minimal, path: "m.yaml")
     s.detections = .model
-    #expect(throws: ObstacleError.self) { try ObstaclePipeline.run(s) }
-    let r = try ObstaclePipeline.run(s, detector: RenderingDetector(), render: ObstacleRenderer.frames(of: s))
+    #expect(throws: ObstacleError.self) { try ObstacleResult.run(s) }
+    let r = try ObstacleResult.run(s, detector: RenderingDetector())
     #expect(r.frames[0].reason == .noObject && r.frames[0].yoloStatus.isEmpty)
     #expect(r.announcements.map(\.kind) == [.mode])
   }

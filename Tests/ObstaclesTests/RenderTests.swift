@@ -1,23 +1,18 @@
 import Canvas
 import Testing
 @testable import Obstacles
+@testable import Harness
 @testable import Synth
 @testable import Overlays
 
 struct RenderTests {
-  static func personScene(seed: UInt64) -> ObstacleScenario {
-    var s = scenario([
-      ObstacleFrame(time: 0, objects: [
-        DrawnObject(kind: .person, box: box(0.1, 0.2, 0.25, 0.7)),
-        DrawnObject(kind: .door, box: box(0.45, 0.15, 0.2, 0.55)),
-        DrawnObject(kind: .chair, box: box(0.7, 0.5, 0.15, 0.3)),
-        DrawnObject(kind: .dog, box: box(0.55, 0.75, 0.2, 0.15)),
-      ])
-    ])
-    s.seed = seed
-    s.width = 320
-    s.height = 240
-    return s
+  static func personScene(seed: UInt64) -> ObstacleScene {
+    ObstacleScene(seed: seed, width: 320, height: 240, objects: [[
+      DrawnObject(kind: .person, box: box(0.1, 0.2, 0.25, 0.7)),
+      DrawnObject(kind: .door, box: box(0.45, 0.15, 0.2, 0.55)),
+      DrawnObject(kind: .chair, box: box(0.7, 0.5, 0.15, 0.3)),
+      DrawnObject(kind: .dog, box: box(0.55, 0.75, 0.2, 0.15)),
+    ]])
   }
 
   @Test func sameScenarioSamePixels() throws {
@@ -41,33 +36,22 @@ struct RenderTests {
 
   @Test func overlayIsDeterministicAndDrawsOnTheFrame() throws {
     let r = try ScenarioFiles.run("nms-batsight-order")
-    let base = try ObstacleRenderer.render(r.scenario, frame: 0)
+    let base = try ObstacleRenderer.render(r.scenario.scene, frame: 0)
     let a = try ObstacleOverlay.draw(r.frames[0], on: base)
-    let b = try ObstacleRenderer.overlay(r, frame: 0)
+    let b = try ObstacleRenderer.overlay(r.scenario.scene, r.run, frame: 0)
     #expect(a.pixels == b.pixels)
     #expect(a.pixels != base.pixels)
   }
 
   @Test func everyKindDrawsSomething() throws {
     for kind in ObjectKind.allCases {
-      var s = scenario([ObstacleFrame(time: 0, objects: [DrawnObject(kind: kind, box: box(0.25, 0.25, 0.5, 0.5))])])
-      s.width = 64
-      s.height = 64
-      let empty = try ObstacleRenderer.render(scenario([ObstacleFrame(time: 0)]).resized(64), frame: 0)
+      let s = ObstacleScene(seed: 7, width: 64, height: 64, objects: [[DrawnObject(kind: kind, box: box(0.25, 0.25, 0.5, 0.5))]])
+      let empty = try ObstacleRenderer.render(ObstacleScene(seed: 7, width: 64, height: 64, objects: [[]]), frame: 0)
       #expect(try ObstacleRenderer.render(s, frame: 0).pixels != empty.pixels, "\(kind)")
     }
   }
 
   @Test func frameIndexOutOfRangeIsAnError() {
     #expect(throws: ObstacleError.self) { try ObstacleRenderer.render(Self.personScene(seed: 1), frame: 3) }
-  }
-}
-
-extension ObstacleScenario {
-  func resized(_ side: Int) -> ObstacleScenario {
-    var s = self
-    s.width = side
-    s.height = side
-    return s
   }
 }

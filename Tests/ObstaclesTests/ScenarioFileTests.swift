@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Obstacles
+@testable import Harness
 @testable import Synth
 
 struct ScenarioFileTests {
@@ -13,13 +14,13 @@ struct ScenarioFileTests {
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let s = try ObstacleScenario.decode(text, path: path)
     #expect(path.hasSuffix("/\(s.id).yaml"), "id \(s.id) does not match the file name")
-    let r = try ObstaclePipeline.run(s)
+    let r = try ObstacleResult.run(s)
     #expect(r.frames.count == s.frames.count)
     #expect(r.expectationFailures.isEmpty, "\(s.id): \(r.expectationFailures)")
     let json = try r.canonicalText()
     #expect(json.contains("\"announcements\""))
     // Running twice gives the same bytes: no hidden clock or randomness.
-    #expect(try ObstaclePipeline.run(s).canonicalText() == json)
+    #expect(try ObstacleResult.run(s).canonicalText() == json)
   }
 
   @Test func everyAnnouncementHasTimeAndText() throws {

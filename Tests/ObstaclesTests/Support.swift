@@ -1,5 +1,6 @@
 import Foundation
 @testable import Obstacles
+@testable import Harness
 @testable import Synth
 
 /// Scenario files shipped with the module, found relative to this source file.
@@ -25,7 +26,7 @@ enum ScenarioFiles {
 
   /// Runs one shipped scenario by id.
   static func run(_ id: String) throws -> ObstacleResult {
-    try ObstaclePipeline.run(try load(id))
+    try ObstacleResult.run(try load(id))
   }
 }
 
@@ -35,6 +36,7 @@ func scenario(_ frames: [ObstacleFrame], semantics: ObstacleSemantics = .batsigh
 {
   var s = ObstacleScenario(id: "test", seed: 7)
   s.frames = frames
+  s.objects = frames.map { _ in [] }
   s.semantics = semantics
   s.modes = modes
   return s

@@ -1,5 +1,6 @@
 import Testing
 @testable import Obstacles
+@testable import Harness
 @testable import Synth
 
 struct VisionTests {

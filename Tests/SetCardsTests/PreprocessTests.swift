@@ -19,38 +19,7 @@ enum Tolerance {
   static let exact = 1e-9
 }
 
-/// Naive reference bilinear: per output pixel, the four neighbours around
-/// ((x+0.5)·sx − 0.5, (y+0.5)·sy − 0.5), clamped, weights in Double.
-func naiveResize(_ src: [UInt8], _ w: Int, _ h: Int, _ ow: Int, _ oh: Int) -> [Double] {
-  var out: [Double] = []
-  for y in 0..<oh {
-    for x in 0..<ow {
-      let fx = min(max((Double(x) + 0.5) * Double(w) / Double(ow) - 0.5, 0), Double(w - 1))
-      let fy = min(max((Double(y) + 0.5) * Double(h) / Double(oh) - 0.5, 0), Double(h - 1))
-      let x0 = Int(fx), y0 = Int(fy), x1 = min(x0 + 1, w - 1), y1 = min(y0 + 1, h - 1)
-      let ax = fx - Double(x0), ay = fy - Double(y0)
-      for c in 0..<3 {
-        func p(_ xx: Int, _ yy: Int) -> Double { Double(src[(yy * w + xx) * 3 + c]) }
-        out.append(p(x0, y0) * (1 - ax) * (1 - ay) + p(x1, y0) * ax * (1 - ay)
-                   + p(x0, y1) * (1 - ax) * ay + p(x1, y1) * ax * ay)
-      }
-    }
-  }
-  return out
-}
-
 @Suite struct PreprocessTests {
-  @Test(arguments: [(37, 53, 224, 224), (300, 170, 224, 224), (5, 3, 11, 7), (224, 224, 224, 224)])
-  func bilinearMatchesNaive(w: Int, h: Int, ow: Int, oh: Int) {
-    var g = SeededGenerator(seed: UInt64(w * 1000 + h))
-    let src = (0..<(w * h * 3)).map { _ in UInt8(g.int(0...255)) }
-    let fast = CardPreprocess.resizeBilinear(src, width: w, height: h, outWidth: ow, outHeight: oh)
-    let ref = naiveResize(src, w, h, ow, oh)
-    let maxDiff = zip(fast, ref).map { abs(Double($0) - $1) }.max()!
-    #expect(maxDiff < Double(Tolerance.float), "max |Δ| \(maxDiff)")
-    if w == ow && h == oh { #expect(fast == src.map(Float.init)) }
-  }
-
   @Test func normalizeIsImageNetNCHW() throws {
     var image = try blankImage(20, 10)
     image[3, 4] = RGBA(255, 0, 128)

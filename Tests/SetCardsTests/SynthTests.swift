@@ -6,7 +6,7 @@ import Testing
 
 /// A table with the photo effects off, so card white stays card white.
 func cleanTable(seed: UInt64, count: Int = 12, tilt: Double = 0, rotation: Double? = nil) -> SetTableSpec {
-  var s = SetTableSpec(seed: seed, size: PixelSize(width: 320, height: 240), cardCount: count)
+  var s = SetTableSpec(seed: seed, size: ImageSize(width: 320, height: 240), cardCount: count)
   s.tiltDeg = tilt
   s.warmth = 0
   s.lighting = 0
@@ -22,7 +22,7 @@ func isCardWhite(_ p: RGBA) -> Bool { p.r > 225 && p.g > 225 && p.b > 215 }
 
 @Suite struct SynthTests {
   @Test func sameSpecSameBytes() throws {
-    var spec = SetTableSpec(seed: 77, size: PixelSize(width: 200, height: 150), cardCount: 9)
+    var spec = SetTableSpec(seed: 77, size: ImageSize(width: 200, height: 150), cardCount: 9)
     spec.tiltDeg = 12
     let a = try TableSynthesizer.render(spec), b = try TableSynthesizer.render(spec)
     #expect(a.image == b.image)
@@ -72,7 +72,7 @@ func isCardWhite(_ p: RGBA) -> Bool { p.r > 225 && p.g > 225 && p.b > 215 }
   }
 
   @Test func specIsValidated() {
-    var spec = SetTableSpec(seed: 1, size: PixelSize(width: 320, height: 240), cardCount: 22)
+    var spec = SetTableSpec(seed: 1, size: ImageSize(width: 320, height: 240), cardCount: 22)
     #expect(throws: SetCardsError.invalid(name: "card_count", value: "22", expected: "3...21")) {
       try SetTable.resolve(spec)
     }
@@ -105,7 +105,7 @@ func isCardWhite(_ p: RGBA) -> Bool { p.r > 225 && p.g > 225 && p.b > 215 }
     let image = try RGBA8Image(width: 64, height: 32, fill: RGBA(255, 0, 0))
     let frame = ModelFrame(imageWidth: 64, imageHeight: 32, inputSize: 64)
     #expect(frame.gain == 1 && frame.padX == 0 && frame.padY == 16)
-    let t = CardPreprocess.detectorInput(image, frame: frame)
+    let t = try CardPreprocess.detectorInput(image, frame: frame)
     #expect(t.count == 3 * 64 * 64)
     #expect(abs(t[0] - 114.0 / 255) < Tolerance.float)            // R, row 0: padding
     #expect(abs(t[16 * 64] - 1) < Tolerance.float)                  // R, row 16: image

@@ -32,7 +32,7 @@ public enum BoardEvaluator {
     var times: [Double] = []
     var failed: [UInt64] = []
     for b in 0..<boards {
-      let render = try TableSynthesizer.render(SetTableSpec(seed: seed + UInt64(b), size: PixelSize(width: 960, height: 720), cardCount: cards))
+      let render = try TableSynthesizer.render(SetTableSpec(seed: seed + UInt64(b), size: ImageSize(width: 960, height: 720), cardCount: cards))
       let t0 = clock()
       let boxes = try ONNXCardDetector.detections(model: det, name: detector, image: render.image)
       let result = try SetPipeline.run(image: render.image, detections: boxes, classifier: .model(cls))

@@ -31,7 +31,7 @@ extension SetScenario {
     if let render {
       image = render.image
     } else {
-      let s = size ?? PixelSize(width: 640, height: 480)
+      let s = size ?? ImageSize(width: 640, height: 480)
       do { image = try RGBA8Image(width: s.width, height: s.height, fill: RGBA(70, 90, 70)) } catch { throw .canvas(error) }
     }
     var scripted: [ScriptedDetection] = detections ?? []

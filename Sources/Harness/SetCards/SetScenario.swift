@@ -12,7 +12,7 @@ public struct SetScenario: Sendable, Decodable {
   /// The table to synthesize; without it the photo is a blank `size` canvas.
   var table: SetTableSpec?
   /// Canvas size when there is no table.
-  var size: PixelSize?
+  var size: ImageSize?
   /// Scripted raw boxes in image pixels, each with its classification.
   var detections: [ScriptedDetection]?
   /// Detections and classifications taken from the table's ground truth.
@@ -41,7 +41,7 @@ public struct SetScenario: Sendable, Decodable {
     id = try c.decodeIfPresent(String.self, forKey: .id)
     description = try c.decodeIfPresent(String.self, forKey: .description)
     table = try c.decodeIfPresent(SetTableSpec.self, forKey: .table)
-    size = try c.decodeIfPresent(PixelSize.self, forKey: .size)
+    size = try c.decodeIfPresent(ImageSize.self, forKey: .size)
     detections = try c.decodeIfPresent([ScriptedDetection].self, forKey: .detections)
     oracle = try c.decodeIfPresent(ScenarioOracle.self, forKey: .oracle)
     viaTensor = try c.decodeIfPresent(Bool.self, forKey: .viaTensor) ?? false

@@ -8,7 +8,7 @@ public struct SetTableSpec: Sendable, Hashable, Decodable {
   /// The one seed every random choice derives from.
   var seed: UInt64
   /// Image size in pixels.
-  var size: PixelSize
+  var size: ImageSize
   /// Cards to deal when `cards` is left out, 3...21 (default 12).
   var cardCount: Int?
   /// Explicit cards in table order (their count wins over `cardCount`).
@@ -45,7 +45,7 @@ public struct SetTableSpec: Sendable, Hashable, Decodable {
   var noise: Double?
 
   /// A spec with everything but seed, size and count left to the seed.
-  public init(seed: UInt64, size: PixelSize = PixelSize(width: 1280, height: 960), cardCount: Int? = nil) {
+  public init(seed: UInt64, size: ImageSize = ImageSize(width: 1280, height: 960), cardCount: Int? = nil) {
     self.seed = seed
     self.size = size
     self.cardCount = cardCount
@@ -63,7 +63,7 @@ public struct SetTableSpec: Sendable, Hashable, Decodable {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
     seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 0
-    size = try c.decodeIfPresent(PixelSize.self, forKey: .size) ?? PixelSize(width: 1280, height: 960)
+    size = try c.decodeIfPresent(ImageSize.self, forKey: .size) ?? ImageSize(width: 1280, height: 960)
     cardCount = try c.decodeIfPresent(Int.self, forKey: .cardCount)
     if let texts = try c.decodeIfPresent([String].self, forKey: .cards) {
       cards = try texts.map { text in
@@ -90,40 +90,6 @@ public struct SetTableSpec: Sendable, Hashable, Decodable {
     blur = try c.decodeIfPresent(Double.self, forKey: .blur)
     noise = try c.decodeIfPresent(Double.self, forKey: .noise)
   }
-}
-
-/// An image size written `WIDTHxHEIGHT`.
-public struct PixelSize: Sendable, Hashable, Decodable, CustomStringConvertible {
-  /// Columns.
-  public let width: Int
-  /// Rows.
-  public let height: Int
-
-  /// Memberwise.
-  public init(width: Int, height: Int) {
-    self.width = width
-    self.height = height
-  }
-
-  /// Parses `1280x960`; nil unless two integers.
-  public init?(parsing text: String) {
-    let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else { return nil }
-    self.init(width: w, height: h)
-  }
-
-  /// Decodes `"1280x960"`.
-  public init(from decoder: Decoder) throws {
-    let text = try decoder.singleValueContainer().decode(String.self)
-    guard let s = PixelSize(parsing: text) else {
-      throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-        debugDescription: "size '\(text)' is not WIDTHxHEIGHT: expected e.g. 1280x960"))
-    }
-    self = s
-  }
-
-  /// `WIDTHxHEIGHT`.
-  public var description: String { "\(width)x\(height)" }
 }
 
 /// One card's centre (flat-table pixels) and rotation.

@@ -6,15 +6,15 @@ import Core
 /// whose colours and lighting come from the scenario seed, and each frame's
 /// objects as silhouettes at their boxes. Same scenario, same pixels.
 public enum ObstacleRenderer {
-  /// Frame `frame` of `scenario` as an opaque RGBA image.
-  /// `render` bound to one scenario: the frame source `ObstaclePipeline.run` takes.
-  public static func frames(of scenario: ObstacleScenario) -> (Int) throws(ObstacleError) -> RGBA8Image {
+  /// `render` bound to one scene: the frame source `ObstaclePipeline.run` takes.
+  public static func frames(of scenario: ObstacleScene) -> (Int) throws(ObstacleError) -> RGBA8Image {
     { i throws(ObstacleError) in try render(scenario, frame: i) }
   }
 
-  public static func render(_ scenario: ObstacleScenario, frame: Int) throws(ObstacleError) -> RGBA8Image {
-    guard scenario.frames.indices.contains(frame) else {
-      throw .invalid(name: "frame index", value: String(frame), expected: "0…\(scenario.frames.count - 1)")
+  /// Frame `frame` of `scenario` as an opaque RGBA image.
+  public static func render(_ scenario: ObstacleScene, frame: Int) throws(ObstacleError) -> RGBA8Image {
+    guard scenario.objects.indices.contains(frame) else {
+      throw .invalid(name: "frame index", value: String(frame), expected: "0…\(scenario.objects.count - 1)")
     }
     let w = Double(scenario.width), h = Double(scenario.height)
     // Independent sub-streams, so adding an object never shifts the room's colours.
@@ -27,7 +27,7 @@ public enum ObstacleRenderer {
       let surface = try Surface(width: scenario.width, height: scenario.height)
       let ctx = try Context(surface)
       paintRoom(ctx, look, w: w, h: h)
-      for (i, object) in scenario.frames[frame].objects.enumerated() {
+      for (i, object) in scenario.objects[frame].enumerated() {
         var rng = objects.fork("object-\(i)")
         paintObject(ctx, object, shade: rng.uniform(0.08...0.22), w: w, h: h)
       }

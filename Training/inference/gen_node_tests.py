@@ -8,7 +8,7 @@ and copies the wheel's pytorch-converted / pytorch-operator tests that use only
 supported operators to ROOT/pytorch/<test>/.
 
 Usage (from the package root, with the venv in requirements.txt):
-  python scripts/inference/gen_node_tests.py Tests/InferenceTests/Fixtures
+  python Training/inference/gen_node_tests.py Tests/InferenceTests/Fixtures
 """
 import os
 import shutil

@@ -1,3 +1,4 @@
+import Obstacles
 import StrictYAML
 
 extension ObstacleScenario {
@@ -5,11 +6,18 @@ extension ObstacleScenario {
   /// (`path:line:column: message`) and gives the default id (its base name
   /// without `.yaml`).
   public static func decode(_ text: String, path: String) throws(ObstacleError) -> ObstacleScenario {
+    let document: YAMLDocument
+    do { document = try StrictYAML.parse(text, path: path) } catch { throw .file(location: error.location, message: error.message) }
+    return try decode(document)
+  }
+
+  /// Decodes an already parsed scenario file.
+  package static func decode(_ document: YAMLDocument) throws(ObstacleError) -> ObstacleScenario {
     var scenario: ObstacleScenario
-    do { scenario = try StrictYAML.decode(ObstacleScenario.self, text, path: path) } catch {
+    do { scenario = try StrictYAML.decode(ObstacleScenario.self, document) } catch {
       throw .file(location: error.location, message: error.message)
     }
-    if scenario.id.isEmpty { scenario.id = baseName(path) }
+    if scenario.id.isEmpty { scenario.id = baseName(document.path) }
     return scenario
   }
 

@@ -1,7 +1,9 @@
+import Obstacles
+
 /// Compares a result with the scenario's `expect` block.
 enum ExpectationCheck {
   /// One sentence per mismatch, with the actual and the expected value.
-  static func failures(_ e: ObstacleExpectation, _ r: ObstacleResult) -> [String] {
+  static func failures(_ e: ObstacleExpectation, _ r: ObstacleRun) -> [String] {
     var out: [String] = []
     if let want = e.announcements {
       let got = r.announcements

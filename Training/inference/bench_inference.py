@@ -17,7 +17,7 @@ faster than ours 1t. Timings on a shared machine vary by ±15 %; the load
 average before and after is recorded.
 
 Usage:
-  python scripts/inference/bench_inference.py [--variant slim|plain] [--repeat 20]
+  python Training/inference/bench_inference.py [--variant slim|plain] [--repeat 20]
          [--passes 3] [--models ...] [--out .build-models] [--json PATH]
 """
 import argparse

@@ -1,4 +1,6 @@
 import Core
+import Obstacles
+import Synth
 
 // Strict YAML decoding: unknown keys, wrong types and out-of-range values are
 // errors whose coding path `ScenarioFile` turns into file:line:column.
@@ -26,8 +28,10 @@ extension ObstacleScenario: Decodable {
       height = h
     }
     semantics = try c.decodeIfPresent(ObstacleSemantics.self, forKey: .semantics) ?? .batsight
-    detections = try choice(c, .detections, decoder, DetectionSource.self) ?? .scripted
-    frames = try c.decode([ObstacleFrame].self, forKey: .frames)
+    detections = try choice(c, .detections, decoder, ObstacleDetectionSource.self) ?? .scripted
+    let scripted = try c.decode([ScenarioFrame].self, forKey: .frames)
+    frames = scripted.map(\.frame)
+    objects = scripted.map(\.objects)
     modes = try c.decodeIfPresent([ModeEvent].self, forKey: .modes) ?? []
     overlays = try c.decodeIfPresent([Int].self, forKey: .overlays) ?? []
     expect = try c.decodeIfPresent(ObstacleExpectation.self, forKey: .expect)
@@ -70,15 +74,15 @@ extension ObstacleScenario: Decodable {
 }
 
 extension ObstacleSemantics: Decodable {
-  enum CodingKeys: String, CodingKey, CaseIterable {
+  private enum Keys: String, CodingKey, CaseIterable {
     case zones, nms, pick
     case confidenceArithmetic = "confidence_arithmetic"
   }
 
   /// Decodes strictly; left-out fields are the app at HEAD.
-  init(from decoder: Decoder) throws {
-    try decoder.rejectUnknownKeys(CodingKeys.self)
-    let c = try decoder.container(keyedBy: CodingKeys.self)
+  public init(from decoder: Decoder) throws {
+    try decoder.rejectUnknownKeys(Keys.self)
+    let c = try decoder.container(keyedBy: Keys.self)
     self.init(
       zones: try choice(c, .zones, decoder, ZoneVariant.self) ?? .batsight,
       nms: try choice(c, .nms, decoder, NMSVariant.self) ?? NMSVariant.none,
@@ -100,73 +104,76 @@ extension NormalizedBox: Decodable {
   }
 }
 
-extension ObstacleFrame: Decodable {
+/// One frame as a scenario writes it: the pipeline's frame and what the synthesizer draws.
+struct ScenarioFrame: Decodable {
+  let frame: ObstacleFrame
+  let objects: [DrawnObject]
   enum CodingKeys: String, CodingKey, CaseIterable {
     case time = "time_s", objects, vision, yolo
   }
 
   /// Decodes strictly.
-  public init(from decoder: Decoder) throws {
+  init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    self.init(
+    objects = try c.decodeIfPresent([DrawnObject].self, forKey: .objects) ?? []
+    frame = ObstacleFrame(
       time: try decodeTime(c, .time, decoder),
-      objects: try c.decodeIfPresent([DrawnObject].self, forKey: .objects) ?? [],
       vision: try c.decodeIfPresent([VisionObservation].self, forKey: .vision) ?? [],
       yolo: try c.decodeIfPresent([YOLOBox].self, forKey: .yolo) ?? [])
   }
 }
 
 extension DrawnObject: Decodable {
-  enum CodingKeys: String, CodingKey, CaseIterable { case kind, box }
+  private enum Keys: String, CodingKey, CaseIterable { case kind, box }
 
   /// Decodes strictly.
   public init(from decoder: Decoder) throws {
-    try decoder.rejectUnknownKeys(CodingKeys.self)
-    let c = try decoder.container(keyedBy: CodingKeys.self)
+    try decoder.rejectUnknownKeys(Keys.self)
+    let c = try decoder.container(keyedBy: Keys.self)
     self.init(kind: try required(choice(c, .kind, decoder, ObjectKind.self), c, .kind), box: try c.decode(NormalizedBox.self, forKey: .box))
   }
 }
 
 extension VisionObservation: Decodable {
-  enum CodingKeys: String, CodingKey, CaseIterable { case source, label, confidence, box }
+  private enum Keys: String, CodingKey, CaseIterable { case source, label, confidence, box }
 
   /// Decodes strictly: faces need no label, classifications take no box.
-  init(from decoder: Decoder) throws {
-    try decoder.rejectUnknownKeys(CodingKeys.self)
-    let c = try decoder.container(keyedBy: CodingKeys.self)
+  public init(from decoder: Decoder) throws {
+    try decoder.rejectUnknownKeys(Keys.self)
+    let c = try decoder.container(keyedBy: Keys.self)
     let source = try required(choice(c, .source, decoder, VisionSource.self), c, .source)
     let label = try source == .faces
       ? c.decodeIfPresent(String.self, forKey: .label) ?? "Person" : c.decode(String.self, forKey: .label)
     let box = try c.decodeIfPresent(NormalizedBox.self, forKey: .box)
     if source == .classification, box != nil {
-      throw invalid(decoder, CodingKeys.box, "a classification has no box (the app uses its centre box 0.4, 0.4, 0.2, 0.2): expected no 'box'")
+      throw invalid(decoder, Keys.box, "a classification has no box (the app uses its centre box 0.4, 0.4, 0.2, 0.2): expected no 'box'")
     }
     if source != .classification, box == nil {
-      throw invalid(decoder, CodingKeys.source, "a \(source.rawValue) observation has no box: expected 'box: [x, y, w, h]'")
+      throw invalid(decoder, Keys.source, "a \(source.rawValue) observation has no box: expected 'box: [x, y, w, h]'")
     }
     self.init(source: source, label: label, confidence: try decodeConfidence(c, .confidence, decoder), box: box)
   }
 }
 
 extension YOLOBox: Decodable {
-  enum CodingKeys: String, CodingKey, CaseIterable { case confidence, box }
+  private enum Keys: String, CodingKey, CaseIterable { case confidence, box }
 
   /// Decodes strictly.
   public init(from decoder: Decoder) throws {
-    try decoder.rejectUnknownKeys(CodingKeys.self)
-    let c = try decoder.container(keyedBy: CodingKeys.self)
+    try decoder.rejectUnknownKeys(Keys.self)
+    let c = try decoder.container(keyedBy: Keys.self)
     self.init(confidence: try decodeConfidence(c, .confidence, decoder), box: try c.decode(NormalizedBox.self, forKey: .box))
   }
 }
 
 extension ModeEvent: Decodable {
-  enum CodingKeys: String, CodingKey, CaseIterable { case time = "time_s", text, speechEnabled = "speech_enabled" }
+  private enum Keys: String, CodingKey, CaseIterable { case time = "time_s", text, speechEnabled = "speech_enabled" }
 
   /// Decodes strictly.
-  init(from decoder: Decoder) throws {
-    try decoder.rejectUnknownKeys(CodingKeys.self)
-    let c = try decoder.container(keyedBy: CodingKeys.self)
+  public init(from decoder: Decoder) throws {
+    try decoder.rejectUnknownKeys(Keys.self)
+    let c = try decoder.container(keyedBy: Keys.self)
     self.init(
       time: try decodeTime(c, .time, decoder), text: try c.decode(String.self, forKey: .text),
       speechEnabled: try c.decodeIfPresent(Bool.self, forKey: .speechEnabled))

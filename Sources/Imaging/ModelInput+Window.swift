@@ -1,20 +1,15 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-extension Preprocess {
+extension ModelInput {
   /// A square window of side `side` original pixels centred at (`cx`, `cy`)
   /// (pixel p covers [p, p + 1)), resampled to `out`×`out` planar RGB: each
   /// output pixel averages k×k bilinear samples, k = ⌈side / out⌉, edges
   /// clamped, rounded to an 8-bit level (⌊v + ½⌋), then divided by 255.
-  /// `Training/refiner.py crop` computes the same.
-  public static func window(rgba: [UInt8], width: Int, height: Int, cx: Double, cy: Double, side: Double, out: Int) throws -> Tensor {
-    try check(rgba, width, height, out)
+  /// `Training/refiner.py crop` computes the same. Planar `[3][out][out]`.
+  public static func window(_ image: RGBA8Image, cx: Double, cy: Double, side: Double, out: Int) throws(ImageError) -> [Float] {
+    try checkSide(out)
     guard side.isFinite, side > 0, side <= 65536, cx.isFinite, cy.isFinite else {
-      throw InferenceError.shape("Window side \(side) at (\(cx), \(cy)); expected a finite centre and a side in (0, 65536].")
+      throw .parameterOutOfRange(name: "window", value: "of side \(side) at (\(cx), \(cy))", expected: "a finite centre and a side in (0, 65536]")
     }
+    let width = image.width, height = image.height, rgba = image.pixels
     let s = side / Double(out)
     let k = max(1, Int((s - 1e-9).rounded(.up)))
     // Per-axis taps: (first index, second index, weight of the second).
@@ -49,6 +44,6 @@ extension Preprocess {
         }
       }
     }
-    return Tensor(unchecked: [1, 3, out, out], result)
+    return result
   }
 }

@@ -3,7 +3,7 @@ not Ultralytics code or weights) for timing: 640×640 input, widths
 16-32-64-128-256, C2f blocks, SPPF, an FPN/PAN neck with nearest Resize and
 three heads with DFL (Softmax) and sigmoid scores: [1, 84, 8400].
 
-Usage: python scripts/inference/gen_bench_model.py OUT_DIR [size]
+Usage: python Training/inference/gen_bench_model.py OUT_DIR [size]
 Writes yolov8n_like.onnx, .input.npy, .output.npy (onnxruntime) and prints
 onnxruntime timings at 1 and 2 threads. Not committed (about 12 MB).
 """

@@ -3,7 +3,7 @@ MobileNetV3, exports them to ONNX, and writes inputs plus onnxruntime outputs.
 
 Random initialisation with fixed seeds; no pretrained weights or datasets.
 Usage (from the package root, venv from requirements.txt):
-  python scripts/inference/gen_reference_models.py Tests/InferenceTests/Fixtures/models
+  python Training/inference/gen_reference_models.py Tests/InferenceTests/Fixtures/models
 Writes <name>.onnx, <name>.input.npy and <name>.output.npy per model.
 """
 import os

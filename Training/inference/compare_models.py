@@ -21,9 +21,9 @@ Checks per model (any failure makes the exit status non-zero):
   * our 1-thread and 2-thread outputs are byte-identical
 
 Usage:
-  python scripts/inference/compare_models.py [--out .build-models] [--bullseye PATH]
+  python Training/inference/compare_models.py [--out .build-models] [--bullseye PATH]
          [--models yolov8n,yolo11n,mobilenet_v3_small] [--rebuild] [--seed 0]
-Pinned versions: scripts/inference/requirements-compare.txt (`make compare-models`).
+Pinned versions: Training/inference/requirements-compare.txt (`make compare-models`).
 """
 import argparse
 import json
