@@ -12,7 +12,7 @@ twice the refiner's side (64 input px, 128 photo px at 1280x960), so both shafts
 are in sight well away from the point where they meet.
 
 Input 1x3x128x128 RGB levels / 255 (`refiner.crop`, the same resampling as the
-Swift `Preprocess.window`); output `pair` (1, 1): the probability that another
+Swift `ModelInput.window`); output `pair` (1, 1): the probability that another
 counted arrow's entry lies within PAIR_R input px of the centre's entry.
 
   python Training/experiments/pairs.py mine   --data DIR [--data DIR ...] --out pairs.npz [--seed S]
