@@ -50,10 +50,18 @@ let package = Package(
     .target(
       name: "CPNG",
       linkerSettings: [.linkedLibrary("png"), .linkedLibrary("z")]),
+    // JPEG through libjpeg-turbo's TurboJPEG API and HEIC through libheif: both
+    // report failures as codes, so Imaging wraps each handle in one Swift type.
+    .systemLibrary(
+      name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+      providers: [.apt(["libturbojpeg0-dev"])]),
+    .systemLibrary(
+      name: "CHeif", pkgConfig: "libheif",
+      providers: [.apt(["libheif-dev"])]),
     // Pure Swift stages.
     .target(name: "Core"),
     // Images without cairo: the pixel type, PNG reading and writing, their errors.
-    .target(name: "Imaging", dependencies: ["Core", "CPNG"]),
+    .target(name: "Imaging", dependencies: ["Core", "CPNG", "CTurboJPEG", "CHeif"]),
     .target(name: "Canvas", dependencies: ["Imaging", "CCairo", "CPNG"]),
     .target(name: "StrictYAML", dependencies: ["Core", .product(name: "Yams", package: "Yams")]),
     .target(name: "Scoring"),
@@ -106,7 +114,7 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CoreTests", dependencies: ["Core"]),
     .testTarget(name: "ScoringTests", dependencies: ["Scoring", "TestSupport"]),
-    .testTarget(name: "CanvasTests", dependencies: ["Canvas", "Imaging", "Core", "TestSupport"]),
+    .testTarget(name: "CanvasTests", dependencies: ["Canvas", "Imaging", "Core", "TestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(name: "SynthTests", dependencies: ["Synth", "Scoring", "Canvas", "Core", "TestSupport"]),
     .testTarget(name: "InferenceTests", dependencies: ["Inference", "Imaging"], resources: [.copy("Fixtures")]),
     .testTarget(name: "DetectionTests", dependencies: ["Detection", "Imaging", "Synth", "Scoring", "TestSupport"]),

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the system packages Bullseye needs, only when something is missing.
-# Needs: cairo, libpng and SQLite headers (pkg-config), zlib, and the fonts overlays use.
+# Needs: cairo, libpng, libjpeg-turbo, libheif and SQLite headers (pkg-config), zlib, and the fonts overlays use.
 set -euo pipefail
 
 missing=()
 pkg-config --exists cairo 2>/dev/null || missing+=(libcairo2-dev)
 pkg-config --exists libpng 2>/dev/null || missing+=(libpng-dev)
+pkg-config --exists libturbojpeg 2>/dev/null || missing+=(libturbojpeg0-dev)   # JPEG photos
+pkg-config --exists libheif 2>/dev/null || missing+=(libheif-dev)   # HEIC photos (iPhone)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)   # GRDB links the system SQLite
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)

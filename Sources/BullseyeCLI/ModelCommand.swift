@@ -45,7 +45,7 @@ struct ModelRun: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a model on a .npy tensor or an image; write the first output as .npy.")
   @Argument var model: String
   @Option(help: "Input tensor (float32 .npy).") var input: String?
-  @Option(help: "Input image (PNG), preprocessed to the model's input size.") var image: String?
+  @Option(help: "Input image (PNG, JPEG or HEIC; turned upright by its orientation), preprocessed to the model's input size.") var image: String?
   @Flag(help: "Letterbox on gray 114 (Ultralytics; the default).") var letterbox = false
   @Flag(help: "Stretch to the input size (Vision .scaleFill).") var stretch = false
   @Option(help: "Output tensor path (.npy).") var output: String
@@ -68,8 +68,7 @@ struct ModelRun: ParsableCommand {
     if let input {
       tensor = try inferenceCall { try NPY.read(input) }
     } else {
-      let photo: RGBA8Image
-      do { photo = try PNG.read(path: image!) } catch { throw CLIError(message: "--image '\(image!)': \(error)") }
+      let photo = try readPhoto(image!, flag: "--image").upright
       let size = inPort.shape?.last.flatMap { d -> Int? in if case .value(let v) = d { return v } else { return nil } } ?? 640
       do {
         let planes = stretch ? try ModelInput.stretch(photo, side: size) : try ModelInput.letterbox(photo, side: size).planes

@@ -37,9 +37,11 @@ struct RunSetCardsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "setcards", abstract: "Find the Sets on a photo of a table of cards.",
     discussion: "Example: bullseye run setcards --image table.png --out sets.json")
-  @Option(help: "Input photo (PNG).") var image: String
-  @Option(help: "Card detector ONNX (default: Models/setcards-detector.onnx).") var model: String?
-  @Option(help: "Card classifier ONNX (default: Models/setcards-classifier.onnx).") var classifier: String?
+  @Option(help: "Input photo: PNG, JPEG or HEIC (told apart by content).") var image: String
+  @Option(help: "apply: turn the photo upright by its orientation first; ignore: the stored pixels as they are.")
+  var orientation: OrientationSemantics = .apply
+  @Option(help: "Card detector ONNX (default: the shipped Models/setcards-detector.onnx).") var model: String?
+  @Option(help: "Card classifier ONNX (default: the shipped Models/setcards-classifier.onnx).") var classifier: String?
   @Option(help: "Truth JSON from `synth --kind setcards`, standing in for both models.") var truth: String?
   @Option(help: "Result JSON path.") var out: String
   @Option(parsing: .unconditional, help: "Threads the card detector runs on (default: the CPUs this process may use).")
@@ -51,10 +53,10 @@ struct RunSetCardsCommand: ParsableCommand {
 
   func run() throws {
     try OutputPaths.checkWritable(out, flag: "--out")
-    let photo: RGBA8Image
-    do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
+    let photo = orientation.pixels(of: try readPhoto(image, flag: "--image"))
     guard let truth else {
-      let det = model ?? "Models/setcards-detector.onnx", cls = classifier ?? "Models/setcards-classifier.onnx"
+      let det = model ?? ProductPaths.model("setcards-detector.onnx") ?? "Models/setcards-detector.onnx"
+      let cls = classifier ?? ProductPaths.model("setcards-classifier.onnx") ?? "Models/setcards-classifier.onnx"
       guard FileManager.default.fileExists(atPath: det), FileManager.default.fileExists(atPath: cls) else {
         throw CLIError(message: "run setcards needs the card models (\(det), \(cls)) or --truth TRUTH.json")
       }

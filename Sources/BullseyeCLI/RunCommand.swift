@@ -4,6 +4,8 @@ import Core
 import Detection
 import Foundation
 import Harness
+import Inference
+import Overlays
 import Persistence
 import Pipelines
 import Scoring
@@ -23,9 +25,13 @@ struct RunArcheryCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "archery",
     abstract: "Run the camera-scoring pipeline on a photo: detect → NMS → flip → score → adjust → persist.",
-    discussion: "Example: bullseye run archery --image photo.png --profile android --db round.sqlite --out result.json")
+    discussion: "Example: bullseye run archery --image IMG_0412.HEIC --overlay review.png --out result.json")
 
-  @Option(help: "Input photo (PNG).") var image: String?
+  @Option(help: "Input photo: PNG, JPEG or HEIC (told apart by content).") var image: String?
+  @Option(help: "apply: turn the photo upright by its EXIF orientation (HEIC: its container's rotation) before detecting; ignore: hand the stored pixels over as they are (seed 000's trap).")
+  var orientation: OrientationSemantics = .apply
+  @Option(help: "Also draw the review overlay (photo with detections and fitted face, the face with the confirmed arrows, the score table) to this PNG.")
+  var overlay: String?
   @Option(help: "Platform profile.") var profile: ProfileName = .ios
   @Option(help: "Face id or alias.") var face: FaceName = .tenZone
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional) var diameterCm: Double?
@@ -34,7 +40,7 @@ struct RunArcheryCommand: ParsableCommand {
           help: "Printed ring-line width in mm the target fit expects (0: ring edges taken as zone boundaries).")
   var lineMM: Double = Face.printedLineMM
   @Option(help: "Detection-time arithmetic.") var precision: Precision = .float32Native
-  @Option(help: "An ONNX detector (default: Models/arrow-detector.onnx when present).") var model: String?
+  @Option(help: "An ONNX detector (default: the shipped Models/arrow-detector.onnx, found beside the installed executable).") var model: String?
   @Option(help: "An arrow refiner ONNX (e.g. Models/arrow-refiner.onnx): a second look at each candidate at the photo's resolution; off by default, as in the apps.")
   var refiner: String?
   /// Removed experiments: accepted only to name what replaced them.
@@ -79,8 +85,8 @@ struct RunArcheryCommand: ParsableCommand {
     guard let image else { throw CLIError(message: "--image is required: the photo to score") }
     try checkLineMM(lineMM)
     try OutputPaths.checkWritable(out, flag: "--out")
-    let photo: RGBA8Image
-    do { photo = try PNG.read(path: image) } catch { throw CLIError(message: "--image '\(image)': \(error)") }
+    if let overlay { try OutputPaths.checkWritable(overlay, flag: "--overlay") }
+    let photo = orientation.pixels(of: try readPhoto(image, flag: "--image"))
     let f: Face, r: BoundaryRule, p: Precision
     f = face.face
     let chosen = coordinates
@@ -105,8 +111,15 @@ struct RunArcheryCommand: ParsableCommand {
     }
     do {
       let result = try ArcheryPipeline.run(req)
+      if let overlay {
+        let name = URL(fileURLWithPath: image).lastPathComponent
+        let picture = try ArcheryOverlay.draw(result, profile: prof.name, truth: nil, image: photo, id: name)
+        try PNG.write(picture, to: overlay)
+      }
       try AtomicFile.write(try result.json.canonicalText(), to: out)
-    } catch let e as PipelineError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
+    } catch let e as PipelineError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) } catch let e as CanvasError {
+      throw CLIError(message: "--overlay '\(overlay ?? "")': \(e)")
+    }
   }
 
   func detectorSource() throws -> DetectorSource {
@@ -116,9 +129,11 @@ struct RunArcheryCommand: ParsableCommand {
       }
       do { return .boxes(try BoxList.decode(text, path: detections)) } catch { throw CLIError(error) }
     }
-    if let model { return .model(path: model) }
-    let shipped = "Models/arrow-detector.onnx"
-    return FileManager.default.fileExists(atPath: shipped) ? .model(path: shipped) : .none
+    if let model { return .loaded(try loadDetector(model, flag: "--model"), name: model) }
+    guard let shipped = ProductPaths.model("arrow-detector.onnx") else {
+      throw CLIError(message: "no detector: the shipped Models/arrow-detector.onnx is not beside \(ProductPaths.executableDirectory.path); expected --model FILE or --detections FILE")
+    }
+    return .loaded(try loadDetector(shipped, flag: "the shipped detector"), name: "Models/arrow-detector.onnx")
   }
 
   func gestureScript() throws -> GestureScript {

@@ -17,6 +17,16 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
   case pngChecksumMismatch(detail: String)
   /// Any other malformed PNG (bad header fields, bad zlib stream, ...).
   case pngMalformed(detail: String)
+  /// The JPEG data ended early.
+  case jpegTruncated(detail: String)
+  /// Any other malformed JPEG.
+  case jpegMalformed(detail: String)
+  /// The HEIF data ended early.
+  case heifTruncated(detail: String)
+  /// Any other malformed or unsupported HEIF file.
+  case heifMalformed(detail: String)
+  /// Bytes that are none of PNG, JPEG or HEIC; `found` names what they start with.
+  case unknownFormat(found: String)
   /// libpng failed while encoding.
   case pngEncodeFailed(detail: String)
   /// A file could not be read.
@@ -45,6 +55,16 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
       return "PNG data has a CRC mismatch: \(detail)"
     case .pngMalformed(let detail):
       return "PNG data is malformed: \(detail)"
+    case .jpegTruncated(let detail):
+      return "JPEG data is truncated: \(detail)"
+    case .jpegMalformed(let detail):
+      return "JPEG data is malformed: \(detail)"
+    case .heifTruncated(let detail):
+      return "HEIC data is truncated: \(detail)"
+    case .heifMalformed(let detail):
+      return "HEIC data is malformed: \(detail)"
+    case .unknownFormat(let found):
+      return "the data is not an image this reads: found \(found), expected PNG, JPEG or HEIC"
     case .pngEncodeFailed(let detail):
       return "PNG encoding failed: \(detail)"
     case .cannotRead(let path, let reason):

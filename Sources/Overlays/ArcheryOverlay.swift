@@ -16,8 +16,9 @@ package enum ArcheryOverlay {
   static let tierColors: [String: UInt32] = ["red": 0xFF3B30, "orange": 0xFF9500, "deep-orange": 0xFF5722, "green": 0x34C759]
 
   /// The overlay of `result` (run under `profile`) on `image`, with `truth` as ghost markers; `id` titles it.
-  package static func draw(_ result: RunResult, profile: String, truth: GroundTruth, image: RGBA8Image, id: String) throws -> RGBA8Image {
+  package static func draw(_ result: RunResult, profile: String, truth: GroundTruth?, image: RGBA8Image, id: String) throws -> RGBA8Image {
     let r = result
+    let truthArrows = truth?.arrows ?? []  // a user's own photo has none
     let scale = min(1, panel / Double(image.height))
     let pw = Double(image.width) * scale, ph = Double(image.height) * scale
     let width = Int(pw + panel + 30)
@@ -44,7 +45,7 @@ package enum ArcheryOverlay {
       }
       ctx.setSource(Color(hex: 0x00E5FF, alpha: 0.8)); ctx.setLineWidth(1.5); ctx.polygon(pts); ctx.stroke()
     }
-    for a in truth.arrows {  // ghost markers: where the arrows really are
+    for a in truthArrows {  // ghost markers: where the arrows really are
       let p = toPanel(a.pixelX, a.pixelY)
       ctx.setSource(Color(hex: 0xFFFFFF, alpha: 0.9)); ctx.setLineWidth(1.5); ctx.setDash([3, 2])
       ctx.arc(cx: p.0, cy: p.1, radius: 7, from: 0, to: 2 * .pi); ctx.stroke(); ctx.setDash([])
@@ -55,7 +56,7 @@ package enum ArcheryOverlay {
       let o = toPanel(d.box.x, d.box.y)
       ctx.rectangle(x: o.0, y: o.1, width: d.box.width * scale, height: d.box.height * scale); ctx.stroke()
       // Error vector from the nearest true impact to the detection.
-      if let t = truth.arrows.min(by: { hypot($0.pixelX - Double(d.pixelX), $0.pixelY - Double(d.pixelY)) < hypot($1.pixelX - Double(d.pixelX), $1.pixelY - Double(d.pixelY)) }) {
+      if let t = truthArrows.min(by: { hypot($0.pixelX - Double(d.pixelX), $0.pixelY - Double(d.pixelY)) < hypot($1.pixelX - Double(d.pixelX), $1.pixelY - Double(d.pixelY)) }) {
         let a = toPanel(t.pixelX, t.pixelY), b = toPanel(Double(d.pixelX), Double(d.pixelY))
         ctx.setSource(Color(hex: 0xFF2D95)); ctx.setLineWidth(1.5); ctx.moveTo(a.0, a.1); ctx.lineTo(b.0, b.1); ctx.stroke()
       }

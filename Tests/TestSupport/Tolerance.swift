@@ -9,6 +9,8 @@ public enum Tolerance: Sendable {
   case geometric
   /// Within 1e-3 absolute: Float32 pipelines summed in different orders.
   case float32Sum
+  /// Within 16 of 255 levels: a colour after lossy coding (JPEG, HEVC) of flat blocks.
+  case lossyLevels
 
   /// True when `a` and `b` agree under this tolerance.
   public func accepts(_ a: Double, _ b: Double) -> Bool {
@@ -17,6 +19,7 @@ public enum Tolerance: Sendable {
     case .close: return abs(a - b) <= 1e-9
     case .geometric: return abs(a - b) <= 1e-6
     case .float32Sum: return abs(a - b) <= 1e-3
+    case .lossyLevels: return abs(a - b) <= 16
     }
   }
 }

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import Imaging
+import Inference
+
+/// Files that ship with Bullseye (the models), found from the executable's
+/// own location, never from the working directory: a checkout's
+/// `.build/release/bullseye` finds `Models/` at the checkout root; an install
+/// under `PREFIX/bin` finds `PREFIX/share/bullseye/Models/`.
+enum ProductPaths {
+  /// The running executable's directory (`/proc/self/exe`, resolved).
+  static let executableDirectory: URL = {
+    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    return URL(fileURLWithPath: exe).resolvingSymlinksInPath().deletingLastPathComponent()
+  }()
+
+  /// `Models/<name>` of the installed product, or nil when none is found.
+  static func model(_ name: String) -> String? {
+    var dir = executableDirectory
+    for _ in 0..<6 {
+      for candidate in [dir.appendingPathComponent("Models/" + name), dir.appendingPathComponent("share/bullseye/Models/" + name)]
+      where FileManager.default.fileExists(atPath: candidate.path) {
+        return candidate.path
+      }
+      dir.deleteLastPathComponent()
+    }
+    return nil
+  }
+}
+
+/// Which pixels go to the detector: the upright picture a person sees, or the
+/// stored buffer without its orientation (seed 000's trap: Vision handed a
+/// pixel buffer with no orientation).
+enum OrientationSemantics: String, CaseIterable, ExpressibleByArgument {
+  case apply, ignore
+
+  /// The pixels a run under this semantics reads from `photo`.
+  func pixels(of photo: Photo) -> RGBA8Image { self == .apply ? photo.upright : photo.stored }
+}
+
+/// Reads a user's photo (PNG, JPEG or HEIC, by content); errors name the flag and the file.
+func readPhoto(_ path: String, flag: String) throws -> Photo {
+  do { return try ImageFile.read(path: path) } catch { throw CLIError(message: "\(flag) '\(path)': \(error)") }
+}
+
+/// Loads a detector model up front so a missing, truncated or wrong-shaped
+/// file is a usage error (exit 2), not a note inside the result.
+func loadDetector(_ path: String, flag: String) throws -> InferenceModel {
+  let m: InferenceModel
+  do { m = try InferenceModel(contentsOf: path) } catch { throw CLIError(message: "\(flag) '\(path)': \(error)") }
+  guard let input = m.inputs.first, let output = m.outputs.first else {
+    throw CLIError(message: "\(flag) '\(path)' has no inputs or outputs: expected one image input [1, 3, H, W] and one output")
+  }
+  if let shape = input.shape, shape.count != 4 || shape[1] != .value(3) {
+    throw CLIError(message: "\(flag) '\(path)' takes input \(shape): expected an image [1, 3, H, W]")
+  }
+  if let shape = output.shape, shape.count != 3 {
+    throw CLIError(message: "\(flag) '\(path)' gives output \(shape): expected detections [1, channels, anchors]")
+  }
+  return m
+}

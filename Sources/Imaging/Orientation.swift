@@ -1,0 +1,141 @@
+/// The EXIF orientation tag (0x0112): how the stored pixels must be turned to
+/// show the picture upright. Raw value = the tag's value 1...8.
+public enum Orientation: Int, Sendable, Hashable, CaseIterable {
+  /// 1: stored upright.
+  case up = 1
+  /// 2: mirrored left–right.
+  case upMirrored = 2
+  /// 3: rotated 180°.
+  case down = 3
+  /// 4: mirrored top–bottom.
+  case downMirrored = 4
+  /// 5: transposed (mirror across the main diagonal).
+  case leftMirrored = 5
+  /// 6: shown after a 90° clockwise turn (a portrait taken with the phone upright).
+  case right = 6
+  /// 7: transversed (mirror across the other diagonal).
+  case rightMirrored = 7
+  /// 8: shown after a 90° counter-clockwise turn.
+  case left = 8
+
+  /// True when the upright picture swaps width and height.
+  public var swapsSides: Bool { rawValue >= 5 }
+
+  /// The stored pixel that lands at upright pixel (`x`, `y`) of an image whose
+  /// stored size is `width`×`height`.
+  public func storedPixel(uprightX x: Int, y: Int, width w: Int, height h: Int) -> (x: Int, y: Int) {
+    switch self {
+    case .up: return (x, y)
+    case .upMirrored: return (w - 1 - x, y)
+    case .down: return (w - 1 - x, h - 1 - y)
+    case .downMirrored: return (x, h - 1 - y)
+    case .leftMirrored: return (y, x)
+    case .right: return (y, h - 1 - x)
+    case .rightMirrored: return (w - 1 - y, h - 1 - x)
+    case .left: return (w - 1 - y, x)
+    }
+  }
+
+  /// A point in the upright picture (continuous pixel coordinates, origin at
+  /// the top-left corner) in the stored pixels' coordinates.
+  public func storedPoint(uprightX x: Double, y: Double, width w: Int, height h: Int) -> (x: Double, y: Double) {
+    let W = Double(w), H = Double(h)
+    switch self {
+    case .up: return (x, y)
+    case .upMirrored: return (W - x, y)
+    case .down: return (W - x, H - y)
+    case .downMirrored: return (x, H - y)
+    case .leftMirrored: return (y, x)
+    case .right: return (y, H - x)
+    case .rightMirrored: return (W - y, H - x)
+    case .left: return (W - y, x)
+    }
+  }
+
+  /// `image` (stored pixels) turned upright.
+  public func upright(_ image: RGBA8Image) -> RGBA8Image {
+    guard self != .up else { return image }
+    let w = image.width, h = image.height
+    let ow = swapsSides ? h : w, oh = swapsSides ? w : h
+    var out = [UInt8](repeating: 0, count: ow * oh * 4)
+    image.pixels.withUnsafeBufferPointer { src in
+      out.withUnsafeMutableBufferPointer { dst in
+        for y in 0..<oh {
+          for x in 0..<ow {
+            let s = storedPixel(uprightX: x, y: y, width: w, height: h)
+            let si = (s.y * w + s.x) * 4, di = (y * ow + x) * 4
+            dst[di] = src[si]; dst[di + 1] = src[si + 1]; dst[di + 2] = src[si + 2]; dst[di + 3] = src[si + 3]
+          }
+        }
+      }
+    }
+    return RGBA8Image(unchecked: ow, height: oh, pixels: out)
+  }
+}
+
+/// The orientation tag of an EXIF (TIFF) block, as JPEG's APP1 and PNG's
+/// `eXIf` chunk carry it: nil when there is none or it is not 1...8.
+enum Exif {
+  /// Reads tag 0x0112 from IFD0 of a TIFF structure (`II*\0` or `MM\0*`).
+  static func orientation(tiff b: ArraySlice<UInt8>) -> Orientation? {
+    let s = b.startIndex
+    guard b.count >= 8 else { return nil }
+    let little: Bool
+    switch (b[s], b[s + 1]) {
+    case (0x49, 0x49): little = true
+    case (0x4D, 0x4D): little = false
+    default: return nil
+    }
+    func u16(_ o: Int) -> Int? {
+      guard o >= 0, o + 2 <= b.count else { return nil }
+      let a = Int(b[s + o]), c = Int(b[s + o + 1])
+      return little ? a | c << 8 : a << 8 | c
+    }
+    func u32(_ o: Int) -> Int? {
+      guard let lo = u16(little ? o : o + 2), let hi = u16(little ? o + 2 : o) else { return nil }
+      return lo | hi << 16
+    }
+    guard u16(2) == 42, let ifd = u32(4), let count = u16(ifd) else { return nil }
+    for i in 0..<min(count, 512) {
+      let entry = ifd + 2 + i * 12
+      guard let tag = u16(entry) else { return nil }
+      if tag == 0x0112 {
+        guard u16(entry + 2) == 3, let value = u16(entry + 8) else { return nil }  // SHORT, value inline
+        return Orientation(rawValue: value)
+      }
+    }
+    return nil
+  }
+
+  /// The orientation in a JPEG's first `Exif\0\0` APP1 segment.
+  static func orientation(jpeg b: [UInt8]) -> Orientation? {
+    var i = 2  // after SOI
+    while i + 4 <= b.count, b[i] == 0xFF {
+      let marker = b[i + 1]
+      if marker == 0xD8 || (0xD0...0xD7).contains(marker) || marker == 0x01 { i += 2; continue }
+      if marker == 0xDA || marker == 0xD9 { return nil }  // image data starts: no EXIF before it
+      let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+      guard length >= 2, i + 2 + length <= b.count else { return nil }
+      let body = b[(i + 4)..<(i + 2 + length)]
+      if marker == 0xE1, body.count > 6, Array(body.prefix(6)) == [0x45, 0x78, 0x69, 0x66, 0, 0] {
+        return orientation(tiff: body.dropFirst(6))
+      }
+      i += 2 + length
+    }
+    return nil
+  }
+
+  /// The orientation in a PNG's `eXIf` chunk.
+  static func orientation(png b: [UInt8]) -> Orientation? {
+    var i = 8
+    while i + 12 <= b.count {
+      let length = Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+      guard length >= 0, i + 12 + length <= b.count else { return nil }
+      let type = Array(b[(i + 4)..<(i + 8)])
+      if type == Array("eXIf".utf8) { return orientation(tiff: b[(i + 8)..<(i + 8 + length)]) }
+      if type == Array("IEND".utf8) { return nil }
+      i += 12 + length
+    }
+    return nil
+  }
+}

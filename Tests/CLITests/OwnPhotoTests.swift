@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// A user's own photos: JPEG and HEIC read by content, turned upright, drawn
+/// as an overlay; models missing or broken are loud; defaults come from the
+/// installed product, not the working directory.
+struct OwnPhotoTests {
+  static let fixtures: String = {
+    var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    parts.removeLast(2)  // CLITests/OwnPhotoTests.swift
+    return parts.joined(separator: "/") + "/CanvasTests/Fixtures"
+  }()
+
+  /// `image.width`×`image.height` of a result file.
+  static func size(_ path: String) throws -> [Int] {
+    let o = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+    let image = o?["image"] as? [String: Any]
+    return [image?["width"] as? Int ?? -1, image?["height"] as? Int ?? -1]
+  }
+
+  /// Stored 64×48; tag 6 shows them turned a quarter (48×64), HEIC's container already turned.
+  @Test(arguments: [("quadrants-exif6.jpg", [48, 64]), ("quadrants.heic", [64, 48]), ("quadrants-exif6.png", [48, 64])])
+  func photosInEveryFormatRunWithAnOverlay(name: String, upright: [Int]) throws {
+    let dir = try CLIRunner.scratch("photo-\(name)")
+    let r = try CLIRunner.run(["run", "archery", "--image", Self.fixtures + "/" + name, "--overlay", dir + "/o.png",
+                               "--out", dir + "/r.json"], cwd: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(try Self.size(dir + "/r.json") == upright)
+    #expect(FileManager.default.fileExists(atPath: dir + "/o.png"))
+    let ignored = try CLIRunner.run(["run", "archery", "--image", Self.fixtures + "/" + name, "--orientation", "ignore",
+                                     "--out", dir + "/i.json"], cwd: dir)
+    #expect(ignored.status == 0)
+    #expect(try Self.size(dir + "/i.json") == [64, 48], "ignore: the stored pixels")
+  }
+
+  @Test(arguments: ["truncated.jpg", "truncated.heic", "notes.txt"])
+  func badPhotosAreUsageErrorsNamingTheFile(name: String) throws {
+    let dir = try CLIRunner.scratch("badphoto-\(name)")
+    let r = try CLIRunner.run(["run", "archery", "--image", Self.fixtures + "/" + name, "--out", dir + "/r.json"])
+    #expect(r.status == 2 && r.stderr.contains(name), "\(r.stderr)")
+    #expect(r.stderr.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1, "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/r.json"))
+  }
+
+  @Test func brokenModelsAreUsageErrors() throws {
+    let dir = try CLIRunner.scratch("badmodel")
+    try Data([0x08, 0x07, 0x12]).write(to: URL(fileURLWithPath: dir + "/cut.onnx"))
+    let photo = Self.fixtures + "/quadrants.png"
+    for model in [dir + "/missing.onnx", dir + "/cut.onnx"] {
+      let r = try CLIRunner.run(["run", "archery", "--image", photo, "--model", model, "--out", dir + "/r.json"])
+      #expect(r.status == 2 && r.stderr.contains(model), "\(model): \(r.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: dir + "/r.json"))
+    }
+  }
+
+  /// Run from another folder, the shipped detector is still found (it is beside the executable).
+  @Test func theShippedDetectorIsFoundFromAnyFolder() throws {
+    let dir = try CLIRunner.scratch("elsewhere")
+    let r = try CLIRunner.run(["run", "archery", "--image", Self.fixtures + "/quadrants.jpg", "--out", dir + "/r.json"], cwd: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    let o = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any]
+    #expect(o?["candidates"] as? Int == 8400, "the detector ran")
+  }
+}

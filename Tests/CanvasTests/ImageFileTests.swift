@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import Imaging
+
+/// Photos in every format, told apart by content, turned upright by their
+/// orientation. The fixtures are one 64×48 picture in four coloured
+/// quadrants (red top-left, green top-right, blue bottom-left, white
+/// bottom-right), written by Pillow and pillow-heif.
+struct ImageFileTests {
+  static func fixture(_ name: String) -> String {
+    Bundle.module.url(forResource: "Fixtures/" + name, withExtension: nil)!.path
+  }
+
+  /// The colour at the middle of each upright quadrant: TL, TR, BL, BR.
+  static func quadrants(_ image: RGBA8Image) -> [RGBA] {
+    let w = image.width, h = image.height
+    return [image[w / 4, h / 4], image[3 * w / 4, h / 4], image[w / 4, 3 * h / 4], image[3 * w / 4, 3 * h / 4]]
+  }
+
+  static let expected = [RGBA(220, 30, 30), RGBA(30, 200, 40), RGBA(30, 40, 210), RGBA(240, 240, 240)]
+
+  static func close(_ a: [RGBA], _ b: [RGBA]) -> Bool {
+    zip(a, b).allSatisfy { x, y in
+      Tolerance.lossyLevels.accepts(Double(x.r), Double(y.r)) && Tolerance.lossyLevels.accepts(Double(x.g), Double(y.g))
+        && Tolerance.lossyLevels.accepts(Double(x.b), Double(y.b))
+    }
+  }
+
+  @Test(arguments: [("quadrants.png", ImageFormat.png), ("quadrants.jpg", .jpeg), ("quadrants.heic", .heic),
+                    ("quadrants-rot.heic", .heic)])
+  func everyFormatReadsUpright(name: String, format: ImageFormat) throws {
+    let photo = try ImageFile.read(path: Self.fixture(name))
+    #expect(photo.format == format)
+    let up = photo.upright
+    #expect(up.width == 64 && up.height == 48, "\(name): \(up.width)x\(up.height)")
+    #expect(Self.close(Self.quadrants(up), Self.expected), "\(name): \(Self.quadrants(up))")
+  }
+
+  /// The stored pixels are the upright picture turned by the tag; `upright` turns them back.
+  @Test(arguments: [("quadrants-exif3.jpg", Orientation.down), ("quadrants-exif6.jpg", .right),
+                    ("quadrants-exif8.jpg", .left), ("quadrants-exif6.png", .right)])
+  func exifOrientationIsRead(name: String, orientation: Orientation) throws {
+    let photo = try ImageFile.read(path: Self.fixture(name))
+    #expect(photo.orientation == orientation)
+    // Pillow stored the pixels unturned: the tag says how a viewer turns them.
+    #expect(Self.close(Self.quadrants(photo.stored), Self.expected))
+    let up = photo.upright
+    #expect(up.width == (orientation.swapsSides ? 48 : 64))
+  }
+
+  /// HEIC's own rotation is applied by the decoder; an EXIF tag in the file never turns it again.
+  @Test func heicContainerRotationWinsOverExif() throws {
+    let photo = try ImageFile.read(path: Self.fixture("quadrants-rot.heic"))
+    #expect(photo.orientation == .up)
+  }
+
+  @Test(arguments: ["truncated.jpg", "truncated.heic", "notes.txt"])
+  func badFilesAreOneLineErrorsNamingTheFile(name: String) {
+    do {
+      _ = try ImageFile.read(path: Self.fixture(name))
+      Issue.record("\(name) decoded")
+    } catch {
+      #expect(error.description.contains(name) && !error.description.contains("\n"), "\(error)")
+    }
+  }
+
+  @Test func unknownBytesAreNamed() {
+    #expect(throws: ImageError.unknownFormat(found: "text starting 'hello wo'")) {
+      try ImageFile.decode(Array("hello world".utf8))
+    }
+    #expect(throws: ImageError.unknownFormat(found: "an empty file")) { try ImageFile.decode([]) }
+  }
+
+  @Test func limitsAreCheckedBeforeDecoding() throws {
+    let tiny = ImageLimits(maxSide: 32, maxPixels: 32 * 32)
+    for name in ["quadrants.jpg", "quadrants.heic", "quadrants.png"] {
+      let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.fixture(name))))
+      #expect(throws: ImageError.self) { try ImageFile.decode(bytes, limits: tiny) }
+    }
+  }
+
+  /// Every orientation maps the stored corners where the EXIF specification puts them,
+  /// and points and pixels agree.
+  @Test(arguments: Orientation.allCases)
+  func orientationMapsPixelsAndPoints(o: Orientation) throws {
+    var px = [UInt8](repeating: 0, count: 3 * 2 * 4)
+    for i in 0..<6 { px[i * 4] = UInt8(i + 1); px[i * 4 + 3] = 255 }
+    let stored = try RGBA8Image(width: 3, height: 2, pixels: px)
+    let up = o.upright(stored)
+    #expect(up.width == (o.swapsSides ? 2 : 3) && up.height == (o.swapsSides ? 3 : 2))
+    for y in 0..<up.height {
+      for x in 0..<up.width {
+        let s = o.storedPixel(uprightX: x, y: y, width: 3, height: 2)
+        #expect(up[x, y] == stored[s.x, s.y])
+        let p = o.storedPoint(uprightX: Double(x) + 0.5, y: Double(y) + 0.5, width: 3, height: 2)
+        #expect(Int(p.x) == s.x && Int(p.y) == s.y, "\(o) (\(x), \(y))")
+      }
+    }
+    // Tag 6: the stored top-left pixel ends at the upright top-right.
+    if o == .right { #expect(up[1, 0] == stored[0, 0]) }
+    if o == .left { #expect(up[0, 2] == stored[0, 0]) }
+  }
+}
