@@ -45,7 +45,7 @@ struct ArcheryKind: ScenarioKind {
 struct SetCardsKind: ScenarioKind {
   let name = "setcards"
   func run(_ header: ScenarioHeader, root: String, work: String, threads: Int) throws -> KindOutput {
-    let file = header.file, id = header.id
+    let id = header.id
     let s = try SetScenarioFile.decode(header.document)
     let out = try s.run(defaultID: id)
     var artifacts = [Artifact("input.png", .png(out.image)),
@@ -61,7 +61,6 @@ struct SetCardsKind: ScenarioKind {
 struct ObstaclesKind: ScenarioKind {
   let name = "obstacles"
   func run(_ header: ScenarioHeader, root: String, work: String, threads: Int) throws -> KindOutput {
-    let file = header.file, id = header.id
     let s = try ObstacleScenario.decode(header.document)
     let result = try ObstacleResult.run(s)
     var artifacts = [Artifact("result.json", .json(result.json))]
