@@ -26,6 +26,12 @@ enum ProductPaths {
     }
     return nil
   }
+
+  /// Where `Models/<name>` was looked for, for the error when it is missing
+  /// (never a path that exists, so a caller checking it falls through to its error).
+  static func expected(_ name: String) -> String {
+    "Models/\(name) (searched upward from \(executableDirectory.path))"
+  }
 }
 
 /// Which pixels go to the detector: the upright picture a person sees, or the

@@ -55,8 +55,8 @@ struct RunSetCardsCommand: ParsableCommand {
     try OutputPaths.checkWritable(out, flag: "--out")
     let photo = orientation.pixels(of: try readPhoto(image, flag: "--image"))
     guard let truth else {
-      let det = model ?? ProductPaths.model("setcards-detector.onnx") ?? "Models/setcards-detector.onnx"
-      let cls = classifier ?? ProductPaths.model("setcards-classifier.onnx") ?? "Models/setcards-classifier.onnx"
+      let det = model ?? ProductPaths.model("setcards-detector.onnx") ?? ProductPaths.expected("setcards-detector.onnx")
+      let cls = classifier ?? ProductPaths.model("setcards-classifier.onnx") ?? ProductPaths.expected("setcards-classifier.onnx")
       guard FileManager.default.fileExists(atPath: det), FileManager.default.fileExists(atPath: cls) else {
         throw CLIError(message: "run setcards needs the card models (\(det), \(cls)) or --truth TRUTH.json")
       }

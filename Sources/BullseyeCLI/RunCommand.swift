@@ -131,7 +131,7 @@ struct RunArcheryCommand: ParsableCommand {
     }
     if let model { return .loaded(try loadDetector(model, flag: "--model"), name: model) }
     guard let shipped = ProductPaths.model("arrow-detector.onnx") else {
-      throw CLIError(message: "no detector: the shipped Models/arrow-detector.onnx is not beside \(ProductPaths.executableDirectory.path); expected --model FILE or --detections FILE")
+      throw CLIError(message: "no detector: \(ProductPaths.expected("arrow-detector.onnx")) not found; expected --model FILE or --detections FILE")
     }
     return .loaded(try loadDetector(shipped, flag: "the shipped detector"), name: "Models/arrow-detector.onnx")
   }

@@ -126,7 +126,8 @@ public enum Verifier {
     // Orphans: golden folders no scenario anywhere in the scenario tree produces (judged on the
     // whole tree, never on the selection or the paths given).
     var inTree = Set(seen.keys)
-    for f in (try? discover([o.scenarioRoot])) ?? [] {
+    let parsed = Set(files)  // already read above: each file is parsed once
+    for f in (try? discover([o.scenarioRoot])) ?? [] where !parsed.contains(f) {
       if let h = try? ScenarioHeader(file: f) { inTree.insert(h.id) }
     }
     var orphans: [String] = []

@@ -23,17 +23,10 @@ public enum Orientation: Int, Sendable, Hashable, CaseIterable {
 
   /// The stored pixel that lands at upright pixel (`x`, `y`) of an image whose
   /// stored size is `width`×`height`.
+  /// (The point mapping at the pixel's centre: one table for both.)
   public func storedPixel(uprightX x: Int, y: Int, width w: Int, height h: Int) -> (x: Int, y: Int) {
-    switch self {
-    case .up: return (x, y)
-    case .upMirrored: return (w - 1 - x, y)
-    case .down: return (w - 1 - x, h - 1 - y)
-    case .downMirrored: return (x, h - 1 - y)
-    case .leftMirrored: return (y, x)
-    case .right: return (y, h - 1 - x)
-    case .rightMirrored: return (w - 1 - y, h - 1 - x)
-    case .left: return (w - 1 - y, x)
-    }
+    let p = storedPoint(uprightX: Double(x) + 0.5, y: Double(y) + 0.5, width: w, height: h)
+    return (Int(p.x), Int(p.y))
   }
 
   /// A point in the upright picture (continuous pixel coordinates, origin at
