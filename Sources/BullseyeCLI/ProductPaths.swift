@@ -34,15 +34,8 @@ enum ProductPaths {
   }
 }
 
-/// Which pixels go to the detector: the upright picture a person sees, or the
-/// stored buffer without its orientation (seed 000's trap: Vision handed a
-/// pixel buffer with no orientation).
-enum OrientationSemantics: String, CaseIterable, ExpressibleByArgument {
-  case apply, ignore
-
-  /// The pixels a run under this semantics reads from `photo`.
-  func pixels(of photo: Photo) -> RGBA8Image { self == .apply ? photo.upright : photo.stored }
-}
+/// `--orientation apply|ignore` (the semantics lives in Imaging).
+extension OrientationSemantics: ExpressibleByArgument {}
 
 /// Reads a user's photo (PNG, JPEG or HEIC, by content); errors name the flag and the file.
 func readPhoto(_ path: String, flag: String) throws -> Photo {

@@ -2,6 +2,7 @@ import Pipelines
 import Adjustment
 import Core
 import Detection
+import Imaging
 import Persistence
 import Scoring
 import StrictYAML
@@ -27,6 +28,10 @@ public struct ArcheryScenario: Sendable, Decodable {
   /// Differences from the truth this scenario declares, per profile, each with its reason.
   var expectWrong: [String: [DeclaredWrong]]
   var clock: String
+  /// How the picture is saved and read back, as a phone's photo (none: the rendered pixels as they are).
+  var photo: PhotoSpec?
+  /// Whether the app turns the photo upright before detection (`apply`) or not (seed 000's trap, `ignore`).
+  var orientation: OrientationSemantics
 
   /// Keys this type reads at the top level, on top of the scene's (plus the
   /// golden keys `tolerances` and `image_tolerance`, read by the verifier).
@@ -36,6 +41,7 @@ public struct ArcheryScenario: Sendable, Decodable {
     case profile, rule, precision, spots, detector, gestures, persist, expect, clock
     case arrowMM = "arrow_mm", overrides = "profile_overrides", expectedArrows = "expected_arrows"
     case expectWrong = "expect_wrong", confirmPrecision = "confirm_precision"
+    case photo, orientation
   }
 
   public init(from decoder: Decoder) throws {
@@ -60,6 +66,13 @@ public struct ArcheryScenario: Sendable, Decodable {
         "expect_wrong names profile '\(p)', which the scenario does not run: expected one of \(profiles.joined(separator: ", "))")
     }
     clock = try c.decodeIfPresent(String.self, forKey: .clock) ?? "2026-01-01T09:00:00Z"
+    photo = try c.decodeIfPresent(PhotoSpec.self, forKey: .photo)
+    if let word = try c.decodeIfPresent(String.self, forKey: .orientation) {
+      guard let o = OrientationSemantics(rawValue: word) else {
+        throw DecodingError.dataCorruptedError(forKey: .orientation, in: c, debugDescription: "orientation '\(word)' is unknown: expected apply or ignore")
+      }
+      orientation = o
+    } else { orientation = .apply }
   }
 
   /// Decodes a scenario file's text; errors name `path:line:column`.

@@ -34,10 +34,12 @@ struct ArcheryKind: ScenarioKind {
       artifacts.append(Artifact("overlay-\(run.profile).png", .png(try ArcheryOverlay.draw(run.result, profile: run.profile, truth: out.truth, image: out.image, id: id))))
       if let dump = run.databaseDump { artifacts.append(Artifact("database-\(run.profile).txt", .text(dump))) }
     }
-    artifacts.insert(Artifact("result.json", .json(.object([
+    var result: [String: JSONValue] = [
       "id": .string(id), "kind": .string(name), "truth": out.truth.json, "runs": .object(runs),
       "expectation_failures": .array(out.failures.map(JSONValue.string)),
-    ]))), at: 1)
+    ]
+    if let p = out.photo { result["photo"] = p }
+    artifacts.insert(Artifact("result.json", .json(.object(result))), at: 1)
     return KindOutput(artifacts: artifacts, failures: out.failures, truthFailures: out.truthFailures, truthDeclared: out.truthDeclared)
   }
 }

@@ -22,6 +22,8 @@ struct ScenarioOutcome: Sendable {
   let id: String
   let image: RGBA8Image
   let truth: GroundTruth
+  /// How the picture was saved and read back (nil: the rendered pixels).
+  let photo: JSONValue?
   let runs: [ProfileRun]
   let failures: [String]
   /// Undeclared differences from the truth (and declared ones that no longer occur).
@@ -37,7 +39,9 @@ enum ScenarioRunner {
   static func run(_ s: ArcheryScenario, id: String, workDir: String, threads: Int = ProcessorCount.available) throws(PipelineError) -> ScenarioOutcome {
     let synth: SynthResult
     do { synth = try Synthesizer.render(s.scene) } catch { throw PipelineError("\(error)") }
-    let truth = synth.truth
+    var truth = synth.truth, image = synth.image
+    var photo: JSONValue?
+    if let p = s.photo { (image, truth, photo) = try p.capture(synth.image, truth: synth.truth, semantics: s.orientation) }
     let face = truth.scene.face
     var runs: [ProfileRun] = []
     var failures: [String] = []
@@ -49,8 +53,8 @@ enum ScenarioRunner {
     }
     for name in s.profiles {
       let profile = s.overrides.apply(to: try PlatformProfile.named(name))
-      var req = RunRequest(image: synth.image, profile: profile, face: face, diameterCm: truth.scene.diameterCm,
-                           rule: s.rule, detector: try detector(s, truth: truth, profile: profile, image: synth.image),
+      var req = RunRequest(image: image, profile: profile, face: face, diameterCm: truth.scene.diameterCm,
+                           rule: s.rule, detector: try detector(s, truth: truth, profile: profile, image: image),
                            expectedArrows: s.expectedArrows ?? truth.arrows.count)
       req.precision = s.precision
       req.confirmPrecision = s.confirmPrecision
@@ -109,7 +113,7 @@ enum ScenarioRunner {
     if !TruthGate.applies(s), !s.expectWrong.isEmpty {
       truthFailures.append("expect_wrong is set, but the truth gate does not apply (scripted boxes, taps, gestures or no detector)")
     }
-    return ScenarioOutcome(id: id, image: synth.image, truth: truth, runs: runs, failures: failures,
+    return ScenarioOutcome(id: id, image: image, truth: truth, photo: photo, runs: runs, failures: failures,
                            truthFailures: truthFailures, truthDeclared: truthDeclared)
   }
 

@@ -48,21 +48,29 @@ public enum Orientation: Int, Sendable, Hashable, CaseIterable {
   /// `image` (stored pixels) turned upright.
   public func upright(_ image: RGBA8Image) -> RGBA8Image {
     guard self != .up else { return image }
-    let w = image.width, h = image.height
-    let ow = swapsSides ? h : w, oh = swapsSides ? w : h
-    var out = [UInt8](repeating: 0, count: ow * oh * 4)
+    let ow = swapsSides ? image.height : image.width, oh = swapsSides ? image.width : image.height
+    return remap(image, uprightWidth: ow, uprightHeight: oh, toStored: false)
+  }
+
+  /// Copies every pixel between an upright `uprightWidth`×`uprightHeight`
+  /// picture and its stored buffer: into the upright picture from the stored
+  /// `image`, or (`toStored`) into the stored buffer from the upright `image`.
+  func remap(_ image: RGBA8Image, uprightWidth uw: Int, uprightHeight uh: Int, toStored: Bool) -> RGBA8Image {
+    let sw = swapsSides ? uh : uw, sh = swapsSides ? uw : uh
+    var out = [UInt8](repeating: 0, count: uw * uh * 4)
     image.pixels.withUnsafeBufferPointer { src in
       out.withUnsafeMutableBufferPointer { dst in
-        for y in 0..<oh {
-          for x in 0..<ow {
-            let s = storedPixel(uprightX: x, y: y, width: w, height: h)
-            let si = (s.y * w + s.x) * 4, di = (y * ow + x) * 4
-            dst[di] = src[si]; dst[di + 1] = src[si + 1]; dst[di + 2] = src[si + 2]; dst[di + 3] = src[si + 3]
+        for y in 0..<uh {
+          for x in 0..<uw {
+            let s = storedPixel(uprightX: x, y: y, width: sw, height: sh)
+            let ui = (y * uw + x) * 4, si = (s.y * sw + s.x) * 4
+            let (from, to) = toStored ? (ui, si) : (si, ui)
+            for c in 0..<4 { dst[to + c] = src[from + c] }
           }
         }
       }
     }
-    return RGBA8Image(unchecked: ow, height: oh, pixels: out)
+    return RGBA8Image(unchecked: toStored ? sw : uw, height: toStored ? sh : uh, pixels: out)
   }
 }
 

@@ -10,13 +10,12 @@ package enum TruthOverlay {
     do {
       let surface = try Surface(image: image)
       let ctx = try Context(surface)
-      let cam = truth.scene.camera
-      let scale = Double(max(cam.width, cam.height)) / 1280
+      let scale = Double(max(truth.width, truth.height)) / 1280
       // Outer scoring ring of each spot, projected.
       ctx.setSource(Color(hex: 0x00E5FF, alpha: 0.9))
       ctx.setLineWidth(2 * scale)
       for s in truth.scene.face.spots {
-        ctx.polygon(cam.projectCircle(cx: s.x, cy: s.y, r: s.radius, points: 360))
+        ctx.polygon(truth.projectCircle(cx: s.x, cy: s.y, r: s.radius, points: 360))
         ctx.stroke()
       }
       ctx.selectFont(family: "DejaVu Sans", bold: true)

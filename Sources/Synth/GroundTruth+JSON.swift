@@ -30,13 +30,13 @@ extension GroundTruth {
   /// `target.center_x/center_y` (the projected face centre, in pixels).
   public var json: JSONValue {
     let s = scene
-    let centre = s.camera.project(u: s.face.spots.count == 1 ? 0 : 0, v: 0)
+    let centre = project(u: 0, v: 0)
     var target: [String: JSONValue] = [
       "center_x": .double(centre.x), "center_y": .double(centre.y), "radius_px": .double(s.radiusPx),
       "homography": .array(homography.map(JSONValue.double)), "box": .array(targetBox.map(JSONValue.double)),
       "face": .string(s.face.id), "diameter_cm": .double(s.diameterCm),
       "spots": .array(zip(s.face.spots, spotEllipses).map { spot, e in
-        let c = s.camera.project(u: spot.x, v: spot.y)
+        let c = project(u: spot.x, v: spot.y)
         return .object(["center_x": .double(c.x), "center_y": .double(c.y), "ellipse": e?.json ?? .null])
       }),
     ]
@@ -55,9 +55,12 @@ extension GroundTruth {
       ])
     }
     let look = s.look
-    return .object([
+    var extra: [String: JSONValue] = [:]
+    // Only a turned frame says so: truth files of rendered pictures keep their keys.
+    if frame != .identity { extra["frame"] = .array(frame.m.map(JSONValue.double)) }
+    return .object(extra.merging([
       "version": .int(1), "seed": .int(Int(truncatingIfNeeded: s.seed)), "face": .string(s.face.id),
-      "image": .object(["width": .int(s.camera.width), "height": .int(s.camera.height)]),
+      "image": .object(["width": .int(width), "height": .int(height)]),
       "camera": .object([
         "center": .array([.double(s.centerX), .double(s.centerY)]), "radius": .double(s.radiusPx),
         "rotation_deg": .double(s.rotationDeg), "tilt_deg": .double(s.tiltDeg),
@@ -72,6 +75,6 @@ extension GroundTruth {
       "target": .object(target),
       "arrows": .array(arrowsJSON),
       "end_total": .int(arrows.reduce(0) { $0 + $1.inclusive.score }),
-    ])
+    ]) { a, _ in a })
   }
 }

@@ -103,3 +103,47 @@ struct ImageFileTests {
     if o == .left { #expect(up[0, 2] == stored[0, 0]) }
   }
 }
+
+/// Writing photos as a phone saves them: the stored buffer and its tag.
+struct PhotoWriteTests {
+  static var picture: RGBA8Image {
+    // 5×3 with every pixel distinct, so a wrong turn cannot go unnoticed.
+    var px: [UInt8] = []
+    for i in 0..<15 { px += [UInt8(i * 16), UInt8(255 - i * 16), UInt8(i * 7), 255] }
+    return RGBA8Image(unchecked: 5, height: 3, pixels: px)
+  }
+
+  @Test(arguments: Orientation.allCases)
+  func storedIsTheInverseOfUpright(o: Orientation) {
+    let s = o.stored(Self.picture)
+    #expect((s.width, s.height) == (o.swapsSides ? (3, 5) : (5, 3)))
+    #expect(o.upright(s) == Self.picture)
+  }
+
+  @Test(arguments: Orientation.allCases)
+  func storedAffineIsStoredPoint(o: Orientation) {
+    let m = o.storedAffine(width: 7, height: 4)
+    let points: [(Double, Double)] = [(0, 0), (2.5, 1.25), (3, 6.5)]
+    for (x, y) in points {
+      let p = o.storedPoint(uprightX: x, y: y, width: 7, height: 4)
+      let mx: Double = m[0] * x + m[1] * y + m[2]
+      let my: Double = m[3] * x + m[4] * y + m[5]
+      #expect(Tolerance.exact.accepts(mx, p.x) && Tolerance.exact.accepts(my, p.y))
+    }
+  }
+
+  @Test(arguments: Orientation.allCases)
+  func pngAndJPEGCarryTheTagTheyWereWrittenWith(o: Orientation) throws {
+    let png = try ImageFile.decode(try PNG.encode(o.stored(Self.picture), orientation: o))
+    #expect(png.format == .png && png.orientation == o && png.upright == Self.picture)
+    let jpeg = try ImageFile.decode(try JPEG.encode(o.stored(Self.picture), quality: 95, orientation: o))
+    #expect(jpeg.format == .jpeg && jpeg.orientation == o)
+    #expect((jpeg.upright.width, jpeg.upright.height) == (5, 3))
+  }
+
+  @Test func jpegQualityOutsideOneToHundredIsRefused() {
+    #expect(throws: ImageError.parameterOutOfRange(name: "JPEG quality", value: "0", expected: "1...100")) {
+      _ = try JPEG.encode(Self.picture, quality: 0)
+    }
+  }
+}

@@ -98,6 +98,7 @@ struct SemanticsTableTests {
     // Not a String enum: the names the `input_mapping` axis uses.
     Self.expectCovers("InputMapping", ["stretch", "letterbox", "letterbox-unrounded"])
     Self.expectCovers("visionToPixels(flipped:)", ["flipped", "unflipped"])
+    Self.expectCovers("OrientationSemantics", OrientationSemantics.self)
   }
 
   @Test func adjustmentEnums() {

@@ -11,6 +11,8 @@ public enum Tolerance: Sendable {
   case float32Sum
   /// Within 16 of 255 levels: a colour after lossy coding (JPEG, HEVC) of flat blocks.
   case lossyLevels
+  /// Within 0.1 degrees: an angle measured by two ring fits of the same picture turned.
+  case fitAngle
 
   /// True when `a` and `b` agree under this tolerance.
   public func accepts(_ a: Double, _ b: Double) -> Bool {
@@ -20,6 +22,7 @@ public enum Tolerance: Sendable {
     case .geometric: return abs(a - b) <= 1e-6
     case .float32Sum: return abs(a - b) <= 1e-3
     case .lossyLevels: return abs(a - b) <= 16
+    case .fitAngle: return abs(a - b) <= 0.1
     }
   }
 }
