@@ -22,8 +22,8 @@ struct EvalSetCards: ParsableCommand {
   @Option(parsing: .unconditional) var boards: Int = 100
   @Option(parsing: .unconditional) var cards: Int = 12
   @Option(help: "First board seed (held out: training used other seeds).") var seed: UInt64 = 9_000_000
-  @Option var detector: String = "Models/setcards-detector.onnx"
-  @Option var classifier: String = "Models/setcards-classifier.onnx"
+  @Option(help: "Card detector ONNX (default: the shipped Models/setcards-detector.onnx, found beside the installed executable).") var detector: String?
+  @Option(help: "Card classifier ONNX (default: the shipped Models/setcards-classifier.onnx).") var classifier: String?
   @Flag var json = false
 
   func run() throws {
@@ -31,11 +31,13 @@ struct EvalSetCards: ParsableCommand {
     let clock = ContinuousClock(), start = clock.now
     let e: BoardEvaluation
     do {
+      let detector = try self.detector ?? ProductPaths.require("setcards-detector.onnx")
+      let classifier = try self.classifier ?? ProductPaths.require("setcards-classifier.onnx")
       e = try BoardEvaluator.run(boards: boards, cards: cards, seed: seed, detector: detector, classifier: classifier) {
         let d = clock.now - start
         return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
       }
-    } catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
+    } catch let e as CLIError { throw e } catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
     if json {
       print(try JSONValue.object([
         "boards": .int(e.boards), "exact_boards": .int(e.exactBoards),
@@ -56,7 +58,7 @@ struct EvalArchery: ParsableCommand {
   @Option(help: "First image seed (held out: training used other seeds).") var seed: UInt64 = 7_000_000
   @Option(help: "Which detector: the ONNX model (--model), or truth, a perfect detector built from the true boxes (the rest of the pipeline's ceiling).")
   var detector: EvalDetector = .model
-  @Option(help: "The ONNX detector for --detector model (default: Models/arrow-detector.onnx).")
+  @Option(help: "The ONNX detector for --detector model (default: the shipped Models/arrow-detector.onnx, found beside the installed executable).")
   var model: String?
   @Option(help: "Platform profile.") var profile: ProfileName = .ios
   @Option(help: "Image size WIDTHxHEIGHT, sides 16...8192.") var size = ImageSize(width: 1280, height: 960)
@@ -105,12 +107,12 @@ struct EvalArchery: ParsableCommand {
 
   /// The evaluator's detector argument: a model path, or "truth". `--model truth`,
   /// the old spelling of `--detector truth`, still works with a deprecation line.
-  var detectorArgument: String {
+  func detectorArgument() throws -> String {
     if model == "truth" {
       LegacySpelling.warn("`--model truth` is deprecated: use `--detector truth` (the old spelling goes in \(LegacySpelling.removedIn))")
       return "truth"
     }
-    return detector == .truth ? "truth" : (model ?? "Models/arrow-detector.onnx")
+    return detector == .truth ? "truth" : try (model ?? ProductPaths.require("arrow-detector.onnx"))
   }
 
   func run() throws {
@@ -134,13 +136,14 @@ struct EvalArchery: ParsableCommand {
       }
       settings[keyPath: key] = value
     }
+    let model = try detectorArgument()
     if let photos {
       try OutputPaths.makeDirectory(photos)
       try OutputPaths.checkWritable("\(photos)/eval-0.png", flag: "--photos")
     }
     let e: ArcheryEvaluation
     do {
-      e = try ArcheryEvaluator.run(images: images, seed: seed, model: detectorArgument, profile: profile.rawValue, width: size.width, height: size.height,
+      e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile.rawValue, width: size.width, height: size.height,
                                     face: face.face.id, lineMM: lineMM, impacts: set, truthBox: box, refiner: refiner, refinerSettings: settings,
                                     photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }

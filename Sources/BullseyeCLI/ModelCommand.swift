@@ -7,7 +7,7 @@ import Inference
 /// `bullseye model`: inspect and run ONNX models on the CPU backend.
 struct ModelCommand: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "model", abstract: "Inspect and run ONNX models with Bullseye's CPU backend.",
-                                                  subcommands: [ModelInspect.self, ModelRun.self])
+                                                  subcommands: [ModelInspect.self, ModelRun.self, ModelList.self])
 }
 
 /// Turns any runtime error into the one-line CLI error.

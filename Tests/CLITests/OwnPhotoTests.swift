@@ -61,4 +61,22 @@ struct OwnPhotoTests {
     let o = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any]
     #expect(o?["candidates"] as? Int == 8400, "the detector ran")
   }
+
+  /// `model list` says where each default was found, from any folder; an empty
+  /// `BULLSEYE_MODELS` folder makes every default missing: exit 2, naming it.
+  @Test func modelListAndTheOverrideFolder() throws {
+    let dir = try CLIRunner.scratch("modellist")
+    let found = try CLIRunner.run(["model", "list"], cwd: dir)
+    #expect(found.status == 0, "\(found.stderr)")
+    #expect(found.stdout.contains("arrow-detector.onnx: /") && found.stdout.contains("images [1, 3, 640, 640]"), "\(found.stdout)")
+    let empty = try CLIRunner.run(["model", "list"], env: ["BULLSEYE_MODELS": dir])
+    #expect(empty.status == 2 && empty.stdout.contains("NOT FOUND") && empty.stdout.contains("BULLSEYE_MODELS=\(dir)"), "\(empty.stdout)")
+    let run = try CLIRunner.run(["run", "archery", "--image", Self.fixtures + "/quadrants.png", "--out", dir + "/r.json"], env: ["BULLSEYE_MODELS": dir])
+    #expect(run.status == 2 && run.stderr.contains("BULLSEYE_MODELS=\(dir)"), "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/r.json"))
+    // The override points at a folder with the models: they are read from there.
+    let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path + "/Models"
+    let there = try CLIRunner.run(["model", "list", "--json"], env: ["BULLSEYE_MODELS": models])
+    #expect(there.status == 0 && there.stdout.contains("\"path\": \"\(models)/arrow-detector.onnx\""), "\(there.stdout)")
+  }
 }
