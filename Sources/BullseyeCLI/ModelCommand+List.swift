@@ -1,6 +1,7 @@
 import ArgumentParser
 import Core
 import Foundation
+import Harness
 import Inference
 
 /// `bullseye model list`: where each shipped model was found, so a user can

@@ -32,6 +32,10 @@ public struct ArcheryScenario: Sendable, Decodable {
   var photo: PhotoSpec?
   /// Whether the app turns the photo upright before detection (`apply`) or not (seed 000's trap, `ignore`).
   var orientation: OrientationSemantics
+  /// A photo file (PNG, JPEG or HEIC, inside the scenario tree) to run instead of a rendered scene.
+  var image: String?
+  /// The arrows a person marked on `image`: the reference the run is checked against.
+  var marks: PhotoMarks?
 
   /// Keys this type reads at the top level, on top of the scene's (plus the
   /// golden keys `tolerances` and `image_tolerance`, read by the verifier).
@@ -41,7 +45,7 @@ public struct ArcheryScenario: Sendable, Decodable {
     case profile, rule, precision, spots, detector, gestures, persist, expect, clock
     case arrowMM = "arrow_mm", overrides = "profile_overrides", expectedArrows = "expected_arrows"
     case expectWrong = "expect_wrong", confirmPrecision = "confirm_precision"
-    case photo, orientation
+    case photo, orientation, image, marks
   }
 
   public init(from decoder: Decoder) throws {
@@ -73,6 +77,21 @@ public struct ArcheryScenario: Sendable, Decodable {
       }
       orientation = o
     } else { orientation = .apply }
+    image = try c.decodeIfPresent(String.self, forKey: .image)
+    marks = try c.decodeIfPresent(PhotoMarks.self, forKey: .marks)
+    if image != nil, photo != nil {
+      throw DecodingError.dataCorruptedError(forKey: .photo, in: c, debugDescription: "photo cannot go with image: photo saves a rendered scene, image names a photo file")
+    }
+    if marks != nil, image == nil {
+      throw DecodingError.dataCorruptedError(forKey: .marks, in: c, debugDescription: "marks need image: FILE (a rendered scene has its own truth)")
+    }
+    if image != nil {
+      // A photo has no synthesized truth: its detector is a model (the shipped one unless named).
+      if !c.contains(.detector) { detector.source = "model" }
+      guard ["model", "boxes", "face", "none"].contains(detector.source) else {
+        throw DecodingError.dataCorruptedError(forKey: .detector, in: c, debugDescription: "detector source '\(detector.source)' needs a rendered scene: expected model, boxes, face or none with image: FILE")
+      }
+    }
   }
 
   /// Decodes a scenario file's text; errors name `path:line:column`.

@@ -26,20 +26,29 @@ struct ArcheryKind: ScenarioKind {
     if let m = s.detector.model { s.detector.model = try PathGuard.resolve(m, from: file, root: root) }
     if let m = s.detector.refiner { s.detector.refiner = try PathGuard.resolve(m, from: file, root: root) }
     if let n = s.detector.npy { s.detector.npy = try PathGuard.resolve(n, from: file, root: root) }
+    if let i = s.image { s.image = try PathGuard.resolve(i, from: file, root: root) }
+    if s.detector.source == "model", s.detector.model == nil {
+      guard let shipped = ProductPaths.model("arrow-detector.onnx") else {
+        throw GoldenError("\(file): detector source 'model' without a path reads the shipped \(ProductPaths.expected("arrow-detector.onnx")), which is not there")
+      }
+      s.detector.model = shipped
+    }
     let out = try ScenarioRunner.run(s, id: id, workDir: work, threads: threads)
     var runs: [String: JSONValue] = [:]
-    var artifacts = [Artifact("input.png", .png(out.image))]
+    // A photo file pins itself; a rendered scene's picture is pinned as input.png.
+    var artifacts = s.image == nil ? [Artifact("input.png", .png(out.image))] : []
     for run in out.runs {
       runs[run.profile] = .object(["result": run.result.json, "resume": run.resume?.json ?? .null])
-      artifacts.append(Artifact("overlay-\(run.profile).png", .png(try ArcheryOverlay.draw(run.result, profile: run.profile, truth: out.truth, image: out.image, id: id))))
+      artifacts.append(Artifact("overlay-\(run.profile).png", .png(try ArcheryOverlay.draw(run.result, profile: run.profile, truth: out.truth, marks: out.marks, image: out.image, id: id))))
       if let dump = run.databaseDump { artifacts.append(Artifact("database-\(run.profile).txt", .text(dump))) }
     }
     var result: [String: JSONValue] = [
-      "id": .string(id), "kind": .string(name), "truth": out.truth.json, "runs": .object(runs),
+      "id": .string(id), "kind": .string(name), "truth": out.truth?.json ?? .null, "runs": .object(runs),
       "expectation_failures": .array(out.failures.map(JSONValue.string)),
     ]
     if let p = out.photo { result["photo"] = p }
-    artifacts.insert(Artifact("result.json", .json(.object(result))), at: 1)
+    if !out.marks.isEmpty { result["marks"] = .array(out.marks.map { .array($0.map(JSONValue.double)) }) }
+    artifacts.insert(Artifact("result.json", .json(.object(result))), at: s.image == nil ? 1 : 0)
     return KindOutput(artifacts: artifacts, failures: out.failures, truthFailures: out.truthFailures, truthDeclared: out.truthDeclared)
   }
 }

@@ -21,9 +21,12 @@ struct ProfileRun: Sendable {
 struct ScenarioOutcome: Sendable {
   let id: String
   let image: RGBA8Image
-  let truth: GroundTruth
+  /// The synthesized truth (nil for a photo file: its marks are the reference).
+  let truth: GroundTruth?
   /// How the picture was saved and read back (nil: the rendered pixels).
   let photo: JSONValue?
+  /// A photo file's marks, `[x, y]` in the pixels the run saw.
+  let marks: [[Double]]
   let runs: [ProfileRun]
   let failures: [String]
   /// Undeclared differences from the truth (and declared ones that no longer occur).
@@ -37,12 +40,32 @@ struct ScenarioOutcome: Sendable {
 enum ScenarioRunner {
   /// Runs `s`; databases are written under `workDir` (a fresh file per profile).
   static func run(_ s: ArcheryScenario, id: String, workDir: String, threads: Int = ProcessorCount.available) throws(PipelineError) -> ScenarioOutcome {
-    let synth: SynthResult
-    do { synth = try Synthesizer.render(s.scene) } catch { throw PipelineError("\(error)") }
-    var truth = synth.truth, image = synth.image
+    var truth: GroundTruth?, image: RGBA8Image
     var photo: JSONValue?
-    if let p = s.photo { (image, truth, photo) = try p.capture(synth.image, truth: synth.truth, semantics: s.orientation) }
-    let face = truth.scene.face
+    var toFrame: (Double, Double) -> (Double, Double) = { ($0, $1) }
+    if let file = s.image {
+      let read: Photo
+      do { read = try ImageFile.read(path: file) } catch { throw PipelineError("image '\(file)': \(error)") }
+      image = s.orientation.pixels(of: read)
+      if s.orientation == .ignore, read.orientation != .up {
+        let o = read.orientation, w = read.stored.width, h = read.stored.height
+        toFrame = { o.storedPoint(uprightX: $0, y: $1, width: w, height: h) }
+      }
+      photo = .object(["file": .string(URL(fileURLWithPath: file).lastPathComponent), "format": .string(read.format.rawValue),
+                       "exif_orientation": .int(read.orientation.rawValue), "orientation": .string(s.orientation.rawValue),
+                       "width": .int(image.width), "height": .int(image.height)])
+    } else {
+      let synth: SynthResult
+      do { synth = try Synthesizer.render(s.scene) } catch { throw PipelineError("\(error)") }
+      truth = synth.truth; image = synth.image
+      if let p = s.photo {
+        let c = try p.capture(synth.image, truth: synth.truth, semantics: s.orientation)
+        (image, truth, photo) = (c.image, c.truth, c.json)
+      }
+    }
+    let resolved: (face: Face, diameterCm: Double)
+    do { resolved = try truth.map { ($0.scene.face, $0.scene.diameterCm) } ?? s.scene.faceAndDiameter() } catch { throw PipelineError("\(error)") }
+    let face = resolved.face
     var runs: [ProfileRun] = []
     var failures: [String] = []
     var truthFailures: [String] = [], truthDeclared: [String] = []
@@ -53,9 +76,9 @@ enum ScenarioRunner {
     }
     for name in s.profiles {
       let profile = s.overrides.apply(to: try PlatformProfile.named(name))
-      var req = RunRequest(image: image, profile: profile, face: face, diameterCm: truth.scene.diameterCm,
+      var req = RunRequest(image: image, profile: profile, face: face, diameterCm: resolved.diameterCm,
                            rule: s.rule, detector: try detector(s, truth: truth, profile: profile, image: image),
-                           expectedArrows: s.expectedArrows ?? truth.arrows.count)
+                           expectedArrows: s.expectedArrows ?? truth?.arrows.count ?? s.marks?.arrows.count ?? 6)
       req.precision = s.precision
       req.confirmPrecision = s.confirmPrecision
       req.arrowMM = s.arrowMM ?? 5.5
@@ -66,7 +89,7 @@ enum ScenarioRunner {
       req.timestamp = s.clock
       req.refiner = refiner
       req.threads = threads
-      if case .none = req.detector, let e = truth.ellipse {
+      if case .none = req.detector, let e = truth?.ellipse {
         req.targetHint = FittedEllipse(cx: e.centerX, cy: e.centerY, a: e.semiMajor, b: e.semiMinor, angleDeg: e.angleDeg)
       }
       var dbPath: String?
@@ -98,14 +121,16 @@ enum ScenarioRunner {
       var dump: String?
       if let st = store, let r = round, let p = s.persist {
         do {
-          resume = try ResumeStage.resume(st, round: r, semantics: p.resume, rule: s.rule, diameterCm: truth.scene.diameterCm)
+          resume = try ResumeStage.resume(st, round: r, semantics: p.resume, rule: s.rule, diameterCm: resolved.diameterCm)
           dump = try st.dump()
         } catch { throw PipelineError("scenario \(id): \(error)") }
         _ = dbPath
       }
       failures += check(s.expect, result, resume, profile: name)
       if TruthGate.applies(s) {
-        let gate = TruthGate.check(s, truth: truth, run: result, profile: name)
+        let none: (failures: [String], declared: [String]) = ([], [])
+        let gate = truth.map { TruthGate.check(s, truth: $0, run: result, profile: name) }
+          ?? s.marks.map { $0.check(s, run: result, profile: name, toFrame: toFrame) } ?? none
         truthFailures += gate.failures; truthDeclared += gate.declared
       }
       runs.append(ProfileRun(profile: name, result: result, resume: resume, databaseDump: dump))
@@ -113,13 +138,14 @@ enum ScenarioRunner {
     if !TruthGate.applies(s), !s.expectWrong.isEmpty {
       truthFailures.append("expect_wrong is set, but the truth gate does not apply (scripted boxes, taps, gestures or no detector)")
     }
-    return ScenarioOutcome(id: id, image: image, truth: truth, photo: photo, runs: runs, failures: failures,
+    return ScenarioOutcome(id: id, image: image, truth: truth, photo: photo,
+                           marks: (s.marks?.arrows ?? []).map { let p = toFrame($0.x, $0.y); return [p.0, p.1] }, runs: runs, failures: failures,
                            truthFailures: truthFailures, truthDeclared: truthDeclared)
   }
 
   /// The detector source a scenario asks for. `truth` is a perfect detector:
   /// each true impact box mapped into model-input pixels, with scripted confidences.
-  static func detector(_ s: ArcheryScenario, truth: GroundTruth, profile: PlatformProfile, image: RGBA8Image) throws(PipelineError) -> DetectorSource {
+  static func detector(_ s: ArcheryScenario, truth: GroundTruth?, profile: PlatformProfile, image: RGBA8Image) throws(PipelineError) -> DetectorSource {
     let extra = s.detector.boxes.map(\.raw)
     switch s.detector.source {
     case "none": return .none
@@ -136,6 +162,7 @@ enum ScenarioRunner {
       guard let m = s.detector.model else { throw PipelineError("detector source 'model' needs 'model: PATH'") }
       return .model(path: m)
     default:
+      guard let truth else { throw PipelineError("detector source 'truth' needs a rendered scene") }
       let mapping = profile.mapping(width: image.width, height: image.height)
       let conf = s.detector.confidences.isEmpty ? [0.9] : s.detector.confidences
       return .boxes(truthBoxes(truth.arrows, targetBox: s.detector.targetBox ? truth.targetBox : nil, mapping: mapping, confidences: conf) + extra)

@@ -49,30 +49,53 @@ enum TruthGate {
     return s.gestures.effectiveSteps.allSatisfy { if case .confirm = $0 { return true } else { return false } }
   }
 
+  /// One arrow the run is checked against: where it is in the photo's pixels,
+  /// the score it should get (nil: position only) and how a failure names it.
+  struct Reference {
+    let x: Double, y: Double
+    let want: Want?
+    let name: String
+  }
+
+  /// The score a reference arrow should get.
+  struct Want {
+    let score: Int, isX: Bool, label: String
+  }
+
   /// Differences between the run and the truth, each a line naming what differs.
   /// Declared ones are checked too: a declared difference that does not occur is an unexpected pass.
   static func check(_ s: ArcheryScenario, truth: GroundTruth, run: RunResult, profile: String) -> (failures: [String], declared: [String]) {
     let face = truth.scene.face
-    let pairs = match(truth, run)
-    var wrongArrows: [Int: String] = [:]
-    var truthTotal = 0
-    for (t, a) in truth.arrows.enumerated() {
+    let refs = truth.arrows.enumerated().map { t, a in
       let spot: SpotAssignment = s.spots == .sequential ? .index(t % face.spots.count) : .nearest
       let want = Scorer.scoreUnchecked(ScoreRequest(face: face, x: a.normalizedX, y: a.normalizedY, rule: s.rule,
                                                     diameterCm: truth.scene.diameterCm, arrowMM: run.request.arrowMM, spot: spot))
-      truthTotal += want.score
-      guard let d = pairs[t] else { continue }
+      return Reference(x: a.pixelX, y: a.pixelY, want: Want(score: want.score, isX: want.isX, label: want.label), name: "arrow \(t) (truth at \(r3(a.normalizedX)), \(r3(a.normalizedY)))")
+    }
+    return check(refs, radius: matchPixels, declared: s.expectWrong[profile] ?? [], run: run, profile: profile, what: "truth")
+  }
+
+  /// The gate against `refs`, matching within `radius` pixels; `what` names the
+  /// reference in messages ("truth", "marks").
+  static func check(_ refs: [Reference], radius: Double, declared: [DeclaredWrong], run: RunResult, profile: String,
+                    what source: String) -> (failures: [String], declared: [String]) {
+    let pairs = match(refs.map { ($0.x, $0.y) }, run, radius: radius)
+    var wrongArrows: [Int: String] = [:]
+    var truthTotal = 0
+    for (t, r) in refs.enumerated() {
+      truthTotal += r.want?.score ?? 0
+      guard let d = pairs[t], let want = r.want else { continue }
       let got = run.detections[d].score
       if got.score != want.score || got.isX != want.isX {
-        wrongArrows[t] = "arrow \(t) (truth at \(r3(a.normalizedX)), \(r3(a.normalizedY))): expected \(want.label), got \(got.label)"
+        wrongArrows[t] = "\(r.name): expected \(want.label), got \(got.label)"
       }
     }
-    let missed = truth.arrows.count - pairs.count
+    let missed = refs.count - pairs.count
     let extra = run.detections.count - pairs.count
     let confirmedTotal = run.confirmed?.reduce(0) { $0 + $1.score }
-    let totalWrong = confirmedTotal.map { $0 != truthTotal } ?? false
+    // A total is only known when every reference says its score.
+    let totalWrong = refs.allSatisfy { $0.want != nil } ? confirmedTotal.map { $0 != truthTotal } ?? false : false
 
-    let declared = s.expectWrong[profile] ?? []
     var failures: [String] = []
     var shown: [String] = []
     let declaredArrows = Dictionary(declared.compactMap { d in d.arrow.map { ($0, d.reason) } }, uniquingKeysWith: { a, _ in a })
@@ -80,14 +103,14 @@ enum TruthGate {
       if let why = declaredArrows[t] { shown.append("\(profile): \(line) — declared: \(why)") } else { failures.append("\(profile): \(line)") }
     }
     for (t, why) in declaredArrows.sorted(by: { $0.key < $1.key }) where wrongArrows[t] == nil {
-      failures.append("\(profile): arrow \(t) is declared wrong (\(why)) but now scores as the truth: an unexpected pass")
+      failures.append("\(profile): arrow \(t) is declared wrong (\(why)) but now scores as the \(source): an unexpected pass")
     }
     func count(_ what: String, _ actual: Int, _ want: Int?, _ why: String?) {
       let w = want ?? 0
       if actual == w {
         if actual > 0, let why { shown.append("\(profile): \(actual) \(what) — declared: \(why)") }
       } else if want == nil {
-        failures.append("\(profile): \(actual) \(what) (truth \(truth.arrows.count) arrows, \(run.detections.count) detections)")
+        failures.append("\(profile): \(actual) \(what) (\(source) \(refs.count) arrows, \(run.detections.count) detections)")
       } else {
         failures.append("\(profile): \(actual) \(what), declared \(w) (\(why ?? "")): \(actual < w ? "an unexpected pass" : "more than declared")")
       }
@@ -100,20 +123,20 @@ enum TruthGate {
       let line = "end total: expected \(truthTotal), got \(confirmedTotal ?? 0)"
       if let t { shown.append("\(profile): \(line) — declared: \(t.reason)") } else { failures.append("\(profile): \(line)") }
     } else if let t, t.total == true {
-      failures.append("\(profile): the end total is declared wrong (\(t.reason)) but matches the truth: an unexpected pass")
+      failures.append("\(profile): the end total is declared wrong (\(t.reason)) but matches the \(source): an unexpected pass")
     }
     return (failures, shown)
   }
 
-  /// Detections matched to truth arrows one to one, closest pairs first, within `matchPixels`:
-  /// truth index → detection index.
-  static func match(_ truth: GroundTruth, _ run: RunResult) -> [Int: Int] {
+  /// Detections matched to reference arrows one to one, closest pairs first, within `radius`:
+  /// reference index → detection index.
+  static func match(_ refs: [(x: Double, y: Double)], _ run: RunResult, radius: Double) -> [Int: Int] {
     var candidates: [(Double, Int, Int)] = []
-    for (t, a) in truth.arrows.enumerated() {
+    for (t, a) in refs.enumerated() {
       for (d, det) in run.detections.enumerated() {
-        let dx = Double(det.pixelX) - a.pixelX, dy = Double(det.pixelY) - a.pixelY
+        let dx = Double(det.pixelX) - a.x, dy = Double(det.pixelY) - a.y
         let dist = (dx * dx + dy * dy).squareRoot()
-        if dist <= matchPixels { candidates.append((dist, t, d)) }
+        if dist <= radius { candidates.append((dist, t, d)) }
       }
     }
     candidates.sort { $0.0 != $1.0 ? $0.0 < $1.0 : ($0.1, $0.2) < ($1.1, $1.2) }

@@ -15,10 +15,13 @@ package enum ArcheryOverlay {
   static let panel = 400.0
   static let tierColors: [String: UInt32] = ["red": 0xFF3B30, "orange": 0xFF9500, "deep-orange": 0xFF5722, "green": 0x34C759]
 
-  /// The overlay of `result` (run under `profile`) on `image`, with `truth` as ghost markers; `id` titles it.
-  package static func draw(_ result: RunResult, profile: String, truth: GroundTruth?, image: RGBA8Image, id: String) throws -> RGBA8Image {
+  /// The overlay of `result` (run under `profile`) on `image`, with `truth` as
+  /// ghost markers (or `marks`, the points a person marked on a photo, in the
+  /// image's pixels); `id` titles it.
+  package static func draw(_ result: RunResult, profile: String, truth: GroundTruth?, marks: [[Double]] = [], image: RGBA8Image, id: String) throws -> RGBA8Image {
     let r = result
-    let truthArrows = truth?.arrows ?? []  // a user's own photo has none
+    // Where the arrows really are: the synthesized truth, a person's marks, or nothing (a user's photo).
+    let truthArrows: [(pixelX: Double, pixelY: Double)] = truth.map { $0.arrows.map { ($0.pixelX, $0.pixelY) } } ?? marks.map { ($0[0], $0[1]) }
     let scale = min(1, panel / Double(image.height))
     let pw = Double(image.width) * scale, ph = Double(image.height) * scale
     let width = Int(pw + panel + 30)

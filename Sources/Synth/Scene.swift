@@ -128,3 +128,15 @@ extension Scene {
                 paper: g.pick(papers), bossColor: g.pick(bosses))
   }
 }
+
+extension SceneSpec {
+  /// The face and its diameter this spec names, without rendering anything:
+  /// what a photo file's scenario scores against.
+  public func faceAndDiameter() throws(SynthError) -> (face: Face, diameterCm: Double) {
+    let f: Face
+    do { f = try FaceCatalog.face(named: face) } catch { throw .scoring(error) }
+    let d = diameterCm ?? f.diametersCm[0]
+    try Scene.check("diameter_cm", d, 1...1000)
+    return (f, d)
+  }
+}

@@ -57,11 +57,12 @@ struct PhotoOrientationTests {
   @Test func theTruthInTheStoredFrameIsTheUprightTruthMapped() throws {
     let out = try Self.run("photo: {format: png, exif_orientation: 6}\norientation: ignore\n")
     let upright = try Self.run("")
-    for (s, u) in zip(out.truth.arrows, upright.truth.arrows) {
+    for (s, u) in zip(try #require(out.truth).arrows, try #require(upright.truth).arrows) {
       let p = Orientation.right.storedPoint(uprightX: u.pixelX, y: u.pixelY, width: 640, height: 480)
       #expect(Tolerance.exact.accepts(p.x, s.pixelX) && Tolerance.exact.accepts(p.y, s.pixelY))
     }
-    #expect((out.truth.width, out.truth.height) == (640, 480))
+    let t = try #require(out.truth)
+    #expect((t.width, t.height) == (640, 480))
   }
 
   @Test(arguments: [

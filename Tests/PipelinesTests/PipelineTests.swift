@@ -32,7 +32,7 @@ struct PipelineTests {
     #expect(out.failures.isEmpty, "\(out.failures)")
     #expect(out.runs.map(\.profile) == ["ios", "android"])
     for run in out.runs {
-      for (d, t) in zip(run.result.detections, out.truth.arrows) {
+      for (d, t) in zip(run.result.detections, try #require(out.truth).arrows) {
         #expect(abs(Double(d.normalizedX) - t.normalizedX) < 0.01 && abs(Double(d.normalizedY) - t.normalizedY) < 0.01)
       }
     }
