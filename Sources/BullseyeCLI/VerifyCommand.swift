@@ -53,7 +53,7 @@ struct VerifyCommand: ParsableCommand {
     let result: VerifyReport
     do {
       result = try Verifier.run(o) { line in writeLine(line) }
-      try Reports.write(result, to: report)
+      try Reports.write(result, to: report, options: o)
     } catch let e as GoldenError { throw CLIError(e) }
     for n in result.notes { writeLine(n) }
     if !result.orphans.isEmpty { writeLine("orphan goldens (no scenario): \(result.orphans.joined(separator: ", "))") }
