@@ -33,6 +33,7 @@ public struct ReviewReport: Sendable {
     }
   }
 
+  /// The value `report.json` holds (written with the canonical encoder).
   public var json: JSONValue {
     .object(["report": .string("verify"), "environment": .array(environment.map(strings)), "notes": strings(notes),
              "orphans": strings(orphans), "scenarios": .array(scenarios.map(\.json))])
@@ -49,6 +50,7 @@ public struct ReviewReport: Sendable {
 
 /// One scenario in `report.json`.
 public struct ReviewScenario: Sendable {
+  /// Status is `passed`, `failed` or `recorded`.
   public var id, kind, file, status: String
   public var messages, truthDeclared: [String]
   public var seconds: Double
@@ -60,6 +62,7 @@ public struct ReviewScenario: Sendable {
   public var artifacts: [ReviewArtifact]
   public var truthFailures: [String] { messages.filter { $0.hasPrefix("truth: ") } }
 
+  /// This scenario's object in `report.json`.
   var json: JSONValue {
     .object(["id": .string(id), "kind": .string(kind), "file": .string(file), "status": .string(status), "messages": strings(messages),
              "truth_declared": strings(truthDeclared), "seconds": .double((seconds * 1000).rounded() / 1000), "thumb": thumb.map(JSONValue.string) ?? .null,
@@ -91,6 +94,7 @@ public struct ReviewArtifact: Sendable {
   public var summary: [String]
   public var rows: [[String]]
 
+  /// This output's object in `report.json`.
   var json: JSONValue {
     func opt(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
     func ints(_ a: [Int]?) -> JSONValue { a.map { .array($0.map(JSONValue.int)) } ?? .null }
