@@ -4,7 +4,7 @@
 SWIFT ?= swift
 BIN := .build/release/bullseye
 
-.PHONY: setup build verify test conform detector-floor bench fuzz clean gallery compare-models bench-inference
+.PHONY: setup build verify test test-browser conform detector-floor bench fuzz clean gallery compare-models bench-inference
 
 setup:
 	@bash scripts/setup.sh
@@ -17,6 +17,11 @@ verify: build
 
 test: setup
 	$(SWIFT) test
+
+# verify's review page in headless Chromium (installed when missing): no
+# console errors, and the first scenario on the page is the failing one.
+test-browser: build
+	bash scripts/test-browser.sh $(BIN)
 
 # Reference testees (Testees/) against the built-in conformance suite, each
 # profile declaring what its code does (must pass) and its documented intent

@@ -12,7 +12,7 @@ struct Bullseye: ParsableCommand {
     commandName: "bullseye",
     abstract: "Reproducible golden-data verification and simulation for camera-based scoring apps.",
     version: "0.2.0 (commit \(String(cString: bullseye_build_commit())))",
-    subcommands: [VerifyCommand.self, FuzzCommand.self, ModelCommand.self, EvalCommand.self, ScoreCommand.self, SynthCommand.self, RenderCommand.self, RunCommand.self, ResumeCommand.self, SimulateRoundCommand.self, FacesCommand.self, BenchCommand.self, ConformCommand.self])
+    subcommands: [VerifyCommand.self, FuzzCommand.self, ModelCommand.self, EvalCommand.self, ScoreCommand.self, SynthCommand.self, RenderCommand.self, RunCommand.self, ResumeCommand.self, SimulateRoundCommand.self, FacesCommand.self, BenchCommand.self, ConformCommand.self, ReportCommand.self])
 
   /// Every failure is one line on stderr and exit status 2; a check that found
   /// differences exits 1 with its own summary last; help and version exit 0.

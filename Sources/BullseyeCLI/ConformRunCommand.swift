@@ -15,7 +15,7 @@ struct ConformRun: ParsableCommand {
   @Option(help: "Known failures: one 'ID # reason' a line.") var expectations: String?
   @Flag(help: "Rewrite --expectations to the current failures (refused when CI is set).") var fix = false
   @Option(help: "Write JUnit XML here.") var junit: String?
-  @Option(help: "Write DIR/index.html, a self-contained report.") var report: String?
+  @Option(help: "Write DIR/index.html, a self-contained report, with DIR/report.json and DIR/junit.xml for `bullseye report merge`.") var report: String?
   @Option(help: "Write a Markdown summary here (for a pull-request comment or a CI job summary).") var markdown: String?
   @Option(help: "The Markdown summary's heading (default: Testee `NAME`).") var markdownTitle: String?
   @Flag(help: "Print one JSON object instead of text.") var json = false
@@ -84,6 +84,14 @@ struct ConformRun: ParsableCommand {
     }
     if let report {
       try writeReport(ConformReports.html(outcome, conformant: conformant, unexpectedPasses: unexpectedPasses, known: listed, stages: stagesRun), to: report)
+      // report.json and junit.xml beside the page, so `bullseye report merge` can join shard folders.
+      let record = ConformRecord.json(outcome, known: listed, unexpectedPasses: unexpectedPasses, conformant: conformant)
+      try conformCall { () throws(ConformanceError) in
+        do {
+          try AtomicFile.write(record.canonicalText(), to: report + "/report.json")
+          try AtomicFile.write(ConformReports.junit(outcome), to: report + "/junit.xml")
+        } catch { throw .usage("cannot write --report '\(report)': \(error)") }
+      }
     }
     if json {
       let j = ConformReports.json(outcome, unexpectedPasses: unexpectedPasses, unexpectedFailures: unexpectedFailures,

@@ -7,7 +7,7 @@ import Harness
 struct VerifyCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "verify",
-    abstract: "Run scenarios and diff every output against Golden/; write Renders/report.html and Renders/junit.xml.")
+    abstract: "Run scenarios and diff every output against Golden/; write Renders/report.html, Renders/junit.xml and Renders/report.json.")
 
   @Argument(help: "Scenario files or folders (default: the scenario root).") var paths: [String] = []
   @Option(help: "What to do with differences (forced to verify when CI is set).") var mode: GoldenMode = .verify
@@ -53,7 +53,7 @@ struct VerifyCommand: ParsableCommand {
     let result: VerifyReport
     do {
       result = try Verifier.run(o) { line in writeLine(line) }
-      try Reports.write(result, to: report)
+      try Reports.write(result, to: report, options: o)
     } catch let e as GoldenError { throw CLIError(e) }
     for n in result.notes { writeLine(n) }
     if !result.orphans.isEmpty { writeLine("orphan goldens (no scenario): \(result.orphans.joined(separator: ", "))") }

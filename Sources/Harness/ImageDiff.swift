@@ -11,6 +11,8 @@ struct ImageDiffResult: Sendable {
   /// Golden dimmed, differing pixels in red; nil when sizes differ or nothing differs.
   let diffImage: RGBA8Image?
   let sizeMismatch: Bool
+  /// Bounding box of the differing pixels (x, y, width, height); nil when none differ.
+  var changed: [Int]? = nil
   var identical: Bool { differing == 0 && !sizeMismatch && maxDelta == 0 }
 }
 
@@ -27,6 +29,7 @@ func diffImages(expected: RGBA8Image, actual: RGBA8Image, tolerance: ImageTolera
   var out = [UInt8](repeating: 255, count: expected.pixels.count)
   var differing = 0, maxDelta = 0
   var first: (Int, Int)?
+  var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
   let e = expected.pixels, a = actual.pixels
   for p in 0..<(expected.width * expected.height) {
     let i = p * 4
@@ -35,7 +38,9 @@ func diffImages(expected: RGBA8Image, actual: RGBA8Image, tolerance: ImageTolera
     maxDelta = max(maxDelta, d)
     if d > tolerance.threshold {
       differing += 1
-      if first == nil { first = (p % expected.width, p / expected.width) }
+      let x = p % expected.width, y = p / expected.width
+      if first == nil { first = (x, y) }
+      minX = min(minX, x); minY = min(minY, y); maxX = max(maxX, x); maxY = max(maxY, y)
       out[i] = 255; out[i + 1] = 0; out[i + 2] = 0
     } else {
       let luma = (Int(e[i]) * 299 + Int(e[i + 1]) * 587 + Int(e[i + 2]) * 114) / 1000
@@ -44,5 +49,6 @@ func diffImages(expected: RGBA8Image, actual: RGBA8Image, tolerance: ImageTolera
     }
   }
   let diff = try? RGBA8Image(width: expected.width, height: expected.height, pixels: out)
-  return ImageDiffResult(differing: differing, maxDelta: maxDelta, first: first, diffImage: diff, sizeMismatch: false)
+  let box = maxX < 0 ? nil : [minX, minY, maxX - minX + 1, maxY - minY + 1]
+  return ImageDiffResult(differing: differing, maxDelta: maxDelta, first: first, diffImage: diff, sizeMismatch: false, changed: box)
 }

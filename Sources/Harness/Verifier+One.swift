@@ -30,13 +30,17 @@ extension Verifier {
       messages.append("not recorded: the run fails \(output.truthFailures.isEmpty ? "its expectations" : "the truth gate (fix it, or declare it under expect_wrong with a reason)")")
     }
     var wrote = false
+    var review = ReviewFiles(id: h.id, actualDir: actualDir)
+    let pngs = output.artifacts.filter { if case .png = $0.body { return true } else { return false } }
+    let thumbSource = (pngs.first { $0.name.hasPrefix("overlay") } ?? pngs.first)?.name
     for a in output.artifacts {
       let bytes: [UInt8]
-      do { bytes = try a.bytes(); try AtomicFile.write(bytes, to: actualDir + "/" + a.name) } catch {
-        messages.append("\(a.name): cannot write the actual output: \(error)"); continue
+      do { bytes = try a.bytes() } catch {
+        messages.append("\(a.name): cannot encode the actual output: \(error)"); continue
       }
       let goldenPath = goldenDir + "/" + a.name
       var v = compare(a, bytes: bytes, goldenPath: goldenPath, header: h, actualDir: actualDir)
+      if let d = v.diffImage { review.files.append(h.id + "/" + d) }
       let shouldWrite: Bool
       switch mode {
       case .verify: shouldWrite = false
@@ -44,22 +48,21 @@ extension Verifier {
       case .updateFailed: shouldWrite = v.status != "same" && !gateFailed
       case .updateAll: shouldWrite = v.status != "same" && !gateFailed
       }
+      // The actual output and a copy of the golden beside it, for the report (full-size images only when they differ).
+      do { try review.write(a, bytes: bytes, verdict: &v, goldenPath: goldenPath, full: v.status != "same" || gateFailed, thumb: a.name == thumbSource) }
+      catch { messages.append("\(a.name): cannot write the actual output: \(error)") }
       if shouldWrite {
         do {
           try FileManager.default.createDirectory(atPath: goldenDir, withIntermediateDirectories: true)
           try AtomicFile.write(bytes, to: goldenPath)
-          v = ArtifactVerdict(name: a.name, status: "written", detail: v.detail, diffImage: v.diffImage)
+          v = ArtifactVerdict(name: a.name, status: "written", detail: v.detail, diffImage: v.diffImage, size: v.size, changed: v.changed,
+                              summary: v.summary, rows: v.rows, actualFile: v.actualFile, goldenFile: v.goldenFile)
           wrote = true
         } catch { messages.append("\(a.name): cannot write the golden: \(error)") }
       } else if v.status == "missing" {
         messages.append("\(a.name): no golden at \(goldenPath) (run with --mode record-missing)")
       } else if v.status == "differs" {
-        messages.append("\(a.name): " + (v.detail.first ?? "differs"))
-      }
-      // Keep a copy of the golden beside the actual output for the report.
-      if a.name.hasSuffix(".png"), FileManager.default.fileExists(atPath: goldenPath) {
-        try? FileManager.default.removeItem(atPath: actualDir + "/golden-" + a.name)
-        try? FileManager.default.copyItem(atPath: goldenPath, toPath: actualDir + "/golden-" + a.name)
+        messages.append("\(a.name): " + (v.summary.first.map { "\($0); " } ?? "") + (v.detail.first ?? "differs"))
       }
       verdicts.append(v)
     }
@@ -75,7 +78,8 @@ extension Verifier {
     }
     let failed = !messages.isEmpty
     return ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: failed ? "failed" : (wrote ? "recorded" : "passed"),
-                           messages: messages, artifacts: verdicts, seconds: seconds(), truthDeclared: output.truthDeclared)
+                           messages: messages, artifacts: verdicts, seconds: seconds(), truthDeclared: output.truthDeclared,
+                           files: review.files, thumb: review.thumb, truth: review.truth)
   }
 
   static func compare(_ a: Artifact, bytes: [UInt8], goldenPath: String, header h: ScenarioHeader, actualDir: String) -> ArtifactVerdict {
@@ -89,7 +93,10 @@ extension Verifier {
       do {
         let expected = try JSONParser.parse(String(decoding: golden, as: UTF8.self))
         let d = diffJSON(expected: expected, actual: actual, tolerances: h.tolerances)
-        return ArtifactVerdict(name: a.name, status: d.isEmpty ? "same" : "differs", detail: d.map(\.description), diffImage: nil)
+        if d.isEmpty { return ArtifactVerdict(name: a.name, status: "same", detail: [], diffImage: nil) }
+        return ArtifactVerdict(name: a.name, status: "differs", detail: d.map(\.description), diffImage: nil,
+                               summary: ReviewData.archerySummary(golden: expected, actual: actual),
+                               rows: ReviewData.sideBySide(golden: String(decoding: golden, as: UTF8.self), actual: String(decoding: bytes, as: UTF8.self)))
       } catch { return ArtifactVerdict(name: a.name, status: "differs", detail: ["golden is not valid JSON: \(error)"], diffImage: nil) }
     case .png(let actual):
       do {
@@ -98,6 +105,7 @@ extension Verifier {
         if d.differing <= h.image.maxPixels && !d.sizeMismatch {
           return ArtifactVerdict(name: a.name, status: "same", detail: d.differing > 0 ? ["\(d.differing) pixels within tolerance (\(h.image.reason))"] : [], diffImage: nil)
         }
+        let changed = d.changed.map { ReviewData.padded($0, width: actual.width, height: actual.height) }
         var diffName: String?
         if let img = d.diffImage {
           diffName = "diff-" + a.name
@@ -105,14 +113,15 @@ extension Verifier {
         }
         let msg = d.sizeMismatch ? "size \(actual.width)x\(actual.height), golden \(expected.width)x\(expected.height)"
           : "\(d.differing) pixels differ (max channel delta \(d.maxDelta), first at \(d.first!.0),\(d.first!.1); tolerance \(h.image.threshold)/\(h.image.maxPixels))"
-        return ArtifactVerdict(name: a.name, status: "differs", detail: [msg], diffImage: diffName)
+        return ArtifactVerdict(name: a.name, status: "differs", detail: [msg], diffImage: diffName, size: [actual.width, actual.height], changed: changed)
       } catch { return ArtifactVerdict(name: a.name, status: "differs", detail: ["golden PNG unreadable: \(error)"], diffImage: nil) }
     case .text(let actual):
       let e = String(decoding: golden, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
       let g = actual.split(separator: "\n", omittingEmptySubsequences: false)
       let line = zip(e, g).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(e.count, g.count)
       let exp = line < e.count ? String(e[line]) : "(end)", act = line < g.count ? String(g[line]) : "(end)"
-      return ArtifactVerdict(name: a.name, status: "differs", detail: ["line \(line + 1): expected '\(exp)', got '\(act)'"], diffImage: nil)
+      return ArtifactVerdict(name: a.name, status: "differs", detail: ["line \(line + 1): expected '\(exp)', got '\(act)'"], diffImage: nil,
+                             rows: ReviewData.sideBySide(golden: String(decoding: golden, as: UTF8.self), actual: actual))
     }
   }
 }

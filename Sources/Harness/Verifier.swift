@@ -40,6 +40,16 @@ struct ArtifactVerdict: Sendable {
   let status: String
   let detail: [String]
   let diffImage: String?
+  /// Image size and the padded box of changed pixels (x, y, w, h), for the zoomed crop.
+  var size: [Int]? = nil
+  var changed: [Int]? = nil
+  /// The change in archery terms (archery result JSON only).
+  var summary: [String] = []
+  /// Side-by-side JSON diff rows (see `ReviewData.sideBySide`).
+  var rows: [[String]] = []
+  /// Full-size files written for review, relative to the scenario folder.
+  var actualFile: String? = nil
+  var goldenFile: String? = nil
 }
 
 /// One scenario's verdict.
@@ -52,6 +62,12 @@ public struct ScenarioVerdict: Sendable {
   let seconds: Double
   /// Declared differences from the truth (shown, not failing).
   var truthDeclared: [String] = []
+  /// Every file written under the report folder, relative to it (for the manifest).
+  var files: [String] = []
+  /// The thumbnail, relative to the report folder.
+  var thumb: String? = nil
+  /// Ground truth beside detections (`ReviewData.truthTable`).
+  var truth: [[String]] = []
   /// Messages from the truth gate, apart from golden diffs.
   var truthFailures: [String] { messages.filter { $0.hasPrefix("truth: ") } }
 }
@@ -106,6 +122,8 @@ public enum Verifier {
       if selected.isEmpty { notes.append("shard \(k)/\(n) holds no scenario of this selection") }
     }
 
+    // Files the previous run into this folder wrote go first; nothing else is touched.
+    ReportManifest.clean(o.reportDir)
     let work = o.reportDir + "/.work"
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     let box = VerdictBox(count: selected.count)
