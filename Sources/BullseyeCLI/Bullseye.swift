@@ -1,5 +1,6 @@
 import ArgumentParser
 import CBuildInfo
+import Inference
 
 #if canImport(Glibc)
   import Glibc
@@ -19,6 +20,7 @@ struct Bullseye: ParsableCommand {
   static func main() {
     do {
       var command = try parseAsRoot(LegacySpelling.rewrite(Array(CommandLine.arguments.dropFirst())))
+      do { try InferenceModel.checkEnvironment() } catch { throw CLIError(message: "\(error)") }
       try command.run()
     } catch {
       // A check that ran and found differences reports them itself and exits 1 (never as an error line).

@@ -137,6 +137,8 @@ struct EvalArchery: ParsableCommand {
       settings[keyPath: key] = value
     }
     let model = try detectorArgument()
+    // --profile best reads the shipped refiner unless --refiner names another.
+    let refiner = try self.refiner ?? (profile.profile.refine ? ProductPaths.require("arrow-refiner.onnx") : nil)
     if let photos {
       try OutputPaths.makeDirectory(photos)
       try OutputPaths.checkWritable("\(photos)/eval-0.png", flag: "--photos")

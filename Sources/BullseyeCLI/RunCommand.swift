@@ -25,16 +25,19 @@ struct RunArcheryCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "archery",
     abstract: "Run the camera-scoring pipeline on a photo: detect → NMS → flip → score → adjust → persist.",
-    discussion: "Example: bullseye run archery --image IMG_0412.HEIC --overlay review.png --out result.json")
+    discussion: "Example: bullseye run archery --image IMG_0412.HEIC --profile best --overlay review.png --out result.json")
 
   @Option(help: "Input photo: PNG, JPEG or HEIC (told apart by content).") var image: String?
   @Option(help: "apply: turn the photo upright by its EXIF orientation (HEIC: its container's rotation) before detecting; ignore: hand the stored pixels over as they are (seed 000's trap).")
   var orientation: OrientationSemantics = .apply
   @Option(help: "Also draw the review overlay (photo with detections and fitted face, the face with the confirmed arrows, the score table) to this PNG.")
   var overlay: String?
-  @Option(help: "Platform profile.") var profile: ProfileName = .ios
+  @Option(help: "Platform profile: ios and android are the apps as they are (no refiner); best is the most accurate that ships — the shipped refiner on, Android's NMS (IoU 0.5) and letterbox, the drag that keeps overshoot, coordinates kept, boxes more than a ring width off the face dropped.")
+  var profile: ProfileName = .ios
+  @Flag(name: .customLong("keep-outside"), help: "Under --profile best: keep boxes far outside the face, each marked outside: true, instead of dropping them.")
+  var keepOutside = false
   @Option(help: "Face id or alias.") var face: FaceName = .tenZone
-  @Option(name: .customLong("diameter-cm"), parsing: .unconditional) var diameterCm: Double?
+  @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm (default: the face's first size).") var diameterCm: Double?
   @Option(help: "Boundary rule.") var rule: BoundaryRule = .inclusive
   @Option(name: .customLong("line-mm"), parsing: .unconditional,
           help: "Printed ring-line width in mm the target fit expects (0: ring edges taken as zone boundaries).")
@@ -66,6 +69,9 @@ struct RunArcheryCommand: ParsableCommand {
     guard (0...1000).contains(expectedArrows) else { throw ValidationError("--expected-arrows \(expectedArrows) is out of range: expected 0...1000") }
     guard (1...1000).contains(end) else { throw ValidationError("--end \(end) is out of range: expected 1...1000") }
     if round != nil, db == nil { throw ValidationError("--round needs --db") }
+    if keepOutside, profile.profile.outside == .keep {
+      throw ValidationError("--keep-outside cannot go with --profile \(profile.profile.name): that profile keeps every box already (only best drops them)")
+    }
     if let d = diameterCm, !(d.isFinite && d > 0 && d <= 1000) {
       throw ValidationError("--diameter-cm \(d) is out of range: expected a face diameter in cm, more than 0 and at most 1000")
     }
@@ -91,7 +97,8 @@ struct RunArcheryCommand: ParsableCommand {
     f = face.face
     let chosen = coordinates
     r = rule; p = precision
-    let prof = profile.profile
+    var prof = profile.profile
+    if keepOutside { prof.outside = .mark }
     var req = RunRequest(image: photo, profile: prof, face: f, diameterCm: diameterCm, rule: r,
                          detector: try detectorSource(), expectedArrows: expectedArrows)
     req.precision = p
@@ -99,8 +106,10 @@ struct RunArcheryCommand: ParsableCommand {
     req.seed = seed
     req.timestamp = clock
     if let threads { req.threads = threads }
-    if let refiner {
-      do { req.refiner = try ArrowRefiner(contentsOf: refiner) } catch { throw CLIError(message: "--refiner '\(refiner)': \(error)") }
+    // The profile's own refiner is the shipped one unless --refiner names another.
+    let refinerPath = try refiner ?? (prof.refine && detections == nil ? ProductPaths.require("arrow-refiner.onnx") : nil)
+    if let refinerPath {
+      do { req.refiner = try ArrowRefiner(contentsOf: refinerPath) } catch { throw CLIError(message: "--refiner '\(refinerPath)': \(error)") }
     }
     let script = try gestureScript()
     req.gestures = script.effectiveSteps

@@ -76,6 +76,14 @@ enum ScenarioRunner {
     }
     for name in s.profiles {
       let profile = s.overrides.apply(to: try PlatformProfile.named(name))
+      // A profile that refines reads the shipped refiner unless the scenario names one.
+      var profileRefiner = refiner
+      if profile.refine, profileRefiner == nil {
+        guard let path = ProductPaths.model("arrow-refiner.onnx") else {
+          throw PipelineError("profile \(name) refines with the shipped \(ProductPaths.expected("arrow-refiner.onnx")), which is not there")
+        }
+        do { profileRefiner = try ArrowRefiner(contentsOf: path) } catch { throw PipelineError("refiner '\(path)': \(error)") }
+      }
       var req = RunRequest(image: image, profile: profile, face: face, diameterCm: resolved.diameterCm,
                            rule: s.rule, detector: try detector(s, truth: truth, profile: profile, image: image),
                            expectedArrows: s.expectedArrows ?? truth?.arrows.count ?? s.marks?.arrows.count ?? 6)
@@ -87,7 +95,7 @@ enum ScenarioRunner {
       req.viewRadius = s.gestures.viewRadius
       req.seed = s.scene.seed
       req.timestamp = s.clock
-      req.refiner = refiner
+      req.refiner = profileRefiner
       req.threads = threads
       if case .none = req.detector, let e = truth?.ellipse {
         req.targetHint = FittedEllipse(cx: e.centerX, cy: e.centerY, a: e.semiMajor, b: e.semiMinor, angleDeg: e.angleDeg)

@@ -38,6 +38,12 @@ public struct InferenceModel: Sendable {
     try self.init(bytes: bytes, memoryLimit: memoryLimit, fuse: true)
   }
 
+  /// Fails when `BULLSEYE_ISA` is set to a value other than scalar, avx2 or
+  /// avx512, naming it and the accepted ones: a typo must not silently run the best ISA.
+  public static func checkEnvironment() throws {
+    try KernelISA.validateEnvironment()
+  }
+
   /// Loads a model from an .onnx file (same as `init(contentsOf:)`).
   init(path: String, memoryLimit: Int = InferenceModel.defaultMemoryLimit) throws {
     try self.init(contentsOf: path, memoryLimit: memoryLimit)
@@ -49,6 +55,7 @@ public struct InferenceModel: Sendable {
   }
 
   init(bytes: [UInt8], memoryLimit: Int, fuse: Bool, planEagerly: Bool = true) throws {
+    try KernelISA.validateEnvironment()
     let model = try OnnxModel.decode(bytes)
     graph = try Graph(model: model, memoryLimit: memoryLimit, fuse: fuse)
     inputs = graph.inputs.map { TensorDescriptor(name: $0.name, shape: $0.dims) }
@@ -149,14 +156,32 @@ final class PlanCache: @unchecked Sendable {
   }
 }
 
-/// Instruction-set selection. `BULLSEYE_ISA=scalar|avx2|avx512` lowers it.
+/// Instruction-set selection: the best the CPU has, or lower with
+/// `BULLSEYE_ISA=scalar|avx2|avx512` (a level the CPU lacks is clamped to what
+/// it has; results are bit-identical at every level). Any other value is refused.
 enum KernelISA {
   static let best: Int32 = bk_best_isa()
+  /// The accepted `BULLSEYE_ISA` values, lowest first, with their levels.
+  static let names: [(String, Int32)] = [("scalar", 0), ("avx2", 1), ("avx512", 2)]
+
+  /// The level `value` asks for (nil: unset or empty, the best), or the error naming it.
+  static func requested(_ value: String?) -> Result<Int32?, InferenceError> {
+    guard let value, !value.isEmpty else { return .success(nil) }
+    guard let level = names.first(where: { $0.0 == value })?.1 else {
+      return .failure(InferenceError(.unsupported, "BULLSEYE_ISA '\(value)' is unknown: expected one of \(names.map(\.0).joined(separator: ", "))"))
+    }
+    return .success(level)
+  }
+
+  /// Fails when `BULLSEYE_ISA` holds a value that is not one of `names`.
+  static func validateEnvironment() throws(InferenceError) {
+    if case .failure(let e) = requested(ProcessInfo.processInfo.environment["BULLSEYE_ISA"]) { throw e }
+  }
+
   static let current: Int32 = {
-    switch ProcessInfo.processInfo.environment["BULLSEYE_ISA"] {
-    case "scalar": return 0
-    case "avx2": return min(best, 1)
-    default: return best
+    switch requested(ProcessInfo.processInfo.environment["BULLSEYE_ISA"]) {
+    case .success(let level?): return min(best, level)
+    default: return best  // unknown values are refused at load (validateEnvironment)
     }
   }()
 }

@@ -21,6 +21,8 @@ public struct DetectedArrow: Sendable, Hashable {
   public let confidence: Double
   public let box: PixelBox
   public let score: ScoreResult
+  /// Beyond the face by more than one ring width (reported under `OutsideImpacts.mark`).
+  public var outside = false
 }
 
 /// Every stage's output of one run.
@@ -84,6 +86,9 @@ public enum ArcheryPipeline {
       }
     }
     for (i, a) in located.enumerated() {
+      // Scored on its own to decide whether it is on the face at all (injected face points always are).
+      let far = a.d != nil && r.profile.outside != .keep && isFarOutside(x: a.x, y: a.y, r)
+      if far, r.profile.outside == .drop { continue }
       // The app holds the position as Float (`DetectedArrow`); the score is computed in the
       // detection-time arithmetic, from the unrounded position when that is Double.
       let nx = Float(a.x), ny = Float(a.y)
@@ -96,7 +101,7 @@ public enum ArcheryPipeline {
       let box = a.d?.box ?? PixelBox(x: pixel.0 - 4, y: pixel.1 - 4, width: 8, height: 8)
       detections.append(DetectedArrow(id: ids.next(), pixelX: Float(pixel.0), pixelY: Float(pixel.1), normalizedX: nx, normalizedY: ny,
                                       distanceFromCenter: (nx * nx + ny * ny).squareRoot(), clockPositionDeg: clock,
-                                      confidence: a.d?.confidence ?? 1, box: box, score: s))
+                                      confidence: a.d?.confidence ?? 1, box: box, score: s, outside: far))
     }
 
     // Adjust: EditableArrow.fromDetectedArrow widens the Floats to Double.
@@ -142,6 +147,18 @@ public enum ArcheryPipeline {
   }
 
   /// The model on the profile's preprocessed photo, decoded in its layout.
+  /// True when face point (`x`, `y`) lies more than one outer ring width beyond
+  /// the outermost scoring ring of every spot.
+  static func isFarOutside(x: Double, y: Double, _ r: RunRequest) -> Bool {
+    let radii = r.face.zones.map(\.radius).sorted()
+    let ring = radii.count >= 2 ? radii[radii.count - 1] - radii[radii.count - 2] : 0.1
+    let outer = radii.last ?? 1
+    return r.face.spots.allSatisfy { spot in
+      let dx = (x - spot.x) / spot.radius, dy = (y - spot.y) / spot.radius
+      return (dx * dx + dy * dy).squareRoot() > outer + ring
+    }
+  }
+
   static func run(_ model: InferenceModel, name: String, _ r: RunRequest) throws -> [RawBox] {
     guard let input = model.inputs.first, let output = model.outputs.first else {
       throw PipelineError("model '\(name)' has no inputs or outputs: expected one image input and one output")

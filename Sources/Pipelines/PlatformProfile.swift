@@ -19,15 +19,26 @@ public struct PlatformProfile: Sendable, Hashable {
   /// What the confirmed camera arrows hand to the store: seed 000's camera flow
   /// calls `addScore(score, isX:)` without coordinates (stored NULL, `MANUAL`).
   public var coordinates: CoordinatePolicy
+  /// Whether the run takes a second look at each candidate with the shipped
+  /// arrow refiner (the apps have none; `best` does).
+  public var refine: Bool
+  /// What happens to impacts well outside the face (more than one ring width
+  /// beyond the outermost ring of every spot): the apps keep and score them.
+  public var outside: OutsideImpacts
 
   /// The table.
   public static let all: [PlatformProfile] = [
     PlatformProfile(name: "ios", preprocess: "stretch", roundedPadding: true, inputSize: 640, confidence: 0.40,
                     nms: .greedySorted, iou: 0.7, ids: .uuid, drag: .startPlusTranslation, layout: .ultralytics,
-                    coordinates: .seed),
+                    coordinates: .seed, refine: false, outside: .keep),
     PlatformProfile(name: "android", preprocess: "letterbox", roundedPadding: true, inputSize: 640, confidence: 0.35,
                     nms: .greedySorted, iou: 0.50, ids: .int, drag: .delta, layout: .ultralytics,
-                    coordinates: .keepCoordinates),
+                    coordinates: .keepCoordinates, refine: false, outside: .keep),
+    // Not an app: the most accurate configuration that ships (refiner on, Android's
+    // NMS and letterbox, the drag that keeps overshoot, coordinates kept, off-face boxes dropped).
+    PlatformProfile(name: "best", preprocess: "letterbox", roundedPadding: true, inputSize: 640, confidence: 0.35,
+                    nms: .greedySorted, iou: 0.50, ids: .int, drag: .startPlusTranslation, layout: .ultralytics,
+                    coordinates: .keepCoordinates, refine: true, outside: .drop),
   ]
 
   /// Looks a profile up by name.
@@ -50,4 +61,16 @@ public struct PlatformProfile: Sendable, Hashable {
 public struct PipelineError: Error, CustomStringConvertible, Equatable {
   public let description: String
   public init(_ d: String) { description = d }
+}
+
+/// What a run does with an impact far outside the located face (more than one
+/// ring width beyond the outermost scoring ring of every spot): on a real
+/// photo that is a stand's bolt, a post or grass, not an arrow.
+public enum OutsideImpacts: String, Sendable, Hashable, CaseIterable {
+  /// Score it as the apps do (a miss, M).
+  case keep
+  /// Drop it before adjustment; a real miss just off the face (within one ring width) still scores M.
+  case drop
+  /// Keep it, scored, and mark it `outside: true` in the result (`--keep-outside` under `best`).
+  case mark
 }

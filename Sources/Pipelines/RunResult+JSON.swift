@@ -18,7 +18,7 @@ extension RunResult {
         "name": .string(p.name), "preprocess": .string(p.preprocess), "rounded_padding": .bool(p.roundedPadding),
         "input_size": .int(p.inputSize), "confidence": .double(p.confidence), "nms": .string(p.nms.rawValue),
         "iou": .double(p.iou), "ids": .string(p.ids.rawValue), "drag": .string(p.drag.rawValue), "layout": .string(p.layout.rawValue),
-      ]),
+      ].merging(p.refine || p.outside != .keep ? ["refine": .bool(p.refine), "outside": .string(p.outside.rawValue)] : [:]) { a, _ in a }),
       "image": .object(["width": .int(r.image.width), "height": .int(r.image.height)]),
       "face": .string(r.face.id), "diameter_cm": .double(r.diameterCm), "rule": .string(r.rule.rawValue),
       "precision": .string(r.precision.rawValue), "arrow_mm": .double(r.arrowMM), "expected_arrows": .int(r.expectedArrows),
@@ -36,14 +36,16 @@ extension RunResult {
       out["target"] = .null
     }
     out["detections"] = .array(detections.map { d in
-      .object([
+      var o: [String: JSONValue] = [
         "id": .string(d.id), "pixel_x": .double(Double(d.pixelX)), "pixel_y": .double(Double(d.pixelY)),
         "normalized_x": .double(Double(d.normalizedX)), "normalized_y": .double(Double(d.normalizedY)),
         "distance": .double(Double(d.distanceFromCenter)), "clock_position_deg": .double(Double(d.clockPositionDeg)),
         "confidence": .double(d.confidence), "score": .int(d.score.score), "is_x": .bool(d.score.isX),
         "label": .string(d.score.label), "spot": .int(d.score.spot),
         "box": .array([d.box.x, d.box.y, d.box.width, d.box.height].map(JSONValue.double)),
-      ])
+      ]
+      if d.outside { o["outside"] = .bool(true) }  // only under OutsideImpacts.mark
+      return .object(o)
     })
     let s = adjustment.final
     out["adjustment"] = .object([

@@ -99,6 +99,7 @@ struct SemanticsTableTests {
     Self.expectCovers("InputMapping", ["stretch", "letterbox", "letterbox-unrounded"])
     Self.expectCovers("visionToPixels(flipped:)", ["flipped", "unflipped"])
     Self.expectCovers("OrientationSemantics", OrientationSemantics.self)
+    Self.expectCovers("OutsideImpacts", OutsideImpacts.self)
   }
 
   @Test func adjustmentEnums() {
@@ -160,6 +161,7 @@ struct SemanticsTableTests {
         ("preprocess", p.preprocess), ("roundedPadding", "\(p.roundedPadding)"), ("inputSize", "\(p.inputSize)"),
         ("confidence", "\(p.confidence)"), ("nms", p.nms.rawValue), ("iou", "\(p.iou)"), ("ids", p.ids.rawValue),
         ("drag", p.drag.rawValue), ("layout", p.layout.rawValue), ("coordinates", p.coordinates.rawValue),
+        ("refine", "\(p.refine)"), ("outside", p.outside.rawValue),
       ]
       // A new field needs a row (and a line above): name + the fields listed.
       #expect(Mirror(reflecting: p).children.count == fields.count + 1, "PlatformProfile gained a field")
