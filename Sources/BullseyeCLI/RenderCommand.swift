@@ -17,7 +17,10 @@ struct RenderCommand: ParsableCommand {
   @Option(name: .customLong("scenario-root")) var scenarioRoot: String = "Scenarios"
 
   func run() throws {
+    // A folder this run creates is removed again when it fails: nothing half-written is left.
+    let created = !FileManager.default.fileExists(atPath: out)
     try OutputPaths.makeDirectory(out)
+    defer { if created, (try? FileManager.default.contentsOfDirectory(atPath: out))?.isEmpty == true { try? FileManager.default.removeItem(atPath: out) } }
     do {
       for line in try Verifier.render(paths, root: scenarioRoot, out: out) { print(line) }
     } catch { throw CLIError(message: "\(error)") }

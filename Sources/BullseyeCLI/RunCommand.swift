@@ -120,12 +120,15 @@ struct RunArcheryCommand: ParsableCommand {
     }
     do {
       let result = try ArcheryPipeline.run(req)
+      // The overlay and the result placed together: a failure at either leaves neither.
+      var batch = OutputBatch()
       if let overlay {
         let name = URL(fileURLWithPath: image).lastPathComponent
         let picture = try ArcheryOverlay.draw(result, profile: prof.name, truth: nil, image: photo, id: name)
-        try PNG.write(picture, to: overlay)
+        batch.add(try PNG.encode(picture), to: overlay)
       }
-      try AtomicFile.write(try result.json.canonicalText(), to: out)
+      batch.add(try result.json.canonicalText(), to: out)
+      try batch.commit()
     } catch let e as PipelineError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) } catch let e as CanvasError {
       throw CLIError(message: "--overlay '\(overlay ?? "")': \(e)")
     }

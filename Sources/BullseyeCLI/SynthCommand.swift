@@ -62,11 +62,15 @@ struct SynthCommand: ParsableCommand {
     }
     do {
       let result = try Synthesizer.render(spec)
-      try PNG.write(result.image, to: out)
-      if let truth { try AtomicFile.write(try result.truth.json.canonicalText(), to: truth) }
-      if let overlay { try PNG.write(try TruthOverlay.draw(result.truth, on: result.image), to: overlay) }
+      // Every output produced first, then placed together: a late failure leaves none of them.
+      var batch = OutputBatch()
+      batch.add(try PNG.encode(result.image), to: out)
+      if let truth { batch.add(try result.truth.json.canonicalText(), to: truth) }
+      if let overlay { batch.add(try PNG.encode(try TruthOverlay.draw(result.truth, on: result.image)), to: overlay) }
+      try batch.commit()
     } catch let e as SynthError { throw CLIError(e) }
     catch let e as CanvasError { throw CLIError(e) }
     catch let e as CoreError { throw CLIError(e) }
+    catch let e as ImageError { throw CLIError(message: "\(e)") }
   }
 }

@@ -12,6 +12,19 @@
 public enum AtomicFile {
   /// Atomically replaces `path` with `bytes`.
   public static func write(_ bytes: [UInt8], to path: String) throws(CoreError) {
+    let temp = try stage(bytes, for: path)
+    guard rename(temp, path) == 0 else {
+      let code = errno
+      unlink(temp)
+      throw .io(path: path, reason: reason(code))
+    }
+    // The rename made durable; a failure here cannot un-write the file, so it is not an error.
+    syncDirectory(split(path).0)
+  }
+
+  /// Writes `bytes` to a fsynced temporary file beside `path` and returns its
+  /// path (the caller renames it into place or unlinks it); `path` is untouched.
+  static func stage(_ bytes: [UInt8], for path: String) throws(CoreError) -> String {
     let (directory, name) = split(path)
     guard !name.isEmpty else { throw .io(path: path, reason: "path names a directory") }
     var info = stat()
@@ -28,11 +41,29 @@ public enum AtomicFile {
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { throw .io(path: path, reason: reason(errno)) }
     let tempPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    var closed = false, renamed = false
+    var closed = false, done = false
     defer {
       if !closed { close(fd) }
-      if !renamed { unlink(tempPath) }
+      if !done { unlink(tempPath) }
     }
+    try writeAll(fd, bytes, path: path)
+    guard fchmod(fd, 0o644) == 0, fsync(fd) == 0 else { throw .io(path: path, reason: reason(errno)) }
+    closed = true
+    guard close(fd) == 0 else { throw .io(path: path, reason: reason(errno)) }
+    done = true
+    return tempPath
+  }
+
+  /// Writes `bytes` straight into an existing special file (a device, a pipe), never replacing it.
+  static func writeDirect(_ bytes: [UInt8], to path: String) throws(CoreError) {
+    let fd = open(path, O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw .io(path: path, reason: reason(errno)) }
+    defer { close(fd) }
+    try writeAll(fd, bytes, path: path)
+  }
+
+  /// `write` until every byte is out, through `EINTR`.
+  static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(CoreError) {
     var offset = 0
     while offset < bytes.count {
       let n = bytes.withUnsafeBytes { raw in posixWrite(fd, raw.baseAddress! + offset, raw.count - offset) }
@@ -42,12 +73,10 @@ public enum AtomicFile {
       }
       offset += n
     }
-    guard fchmod(fd, 0o644) == 0, fsync(fd) == 0 else { throw .io(path: path, reason: reason(errno)) }
-    closed = true
-    guard close(fd) == 0 else { throw .io(path: path, reason: reason(errno)) }
-    guard rename(tempPath, path) == 0 else { throw .io(path: path, reason: reason(errno)) }
-    renamed = true
-    // The rename made durable; a failure here cannot un-write the file, so it is not an error.
+  }
+
+  /// fsyncs a directory so renames in it survive a crash (best effort).
+  static func syncDirectory(_ directory: String) {
     let dirFD = open(directory, O_RDONLY | O_CLOEXEC)
     if dirFD >= 0 {
       _ = fsync(dirFD)

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// A failure at any one output leaves none of the command's outputs behind
+/// (`BULLSEYE_FAIL_WRITE=NAME` fails the output named NAME), and special
+/// files are written into, never replaced.
+struct NothingHalfWrittenTests {
+  static let fm = FileManager.default
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+  @Test(arguments: ["s.png", "t.json", "o.png"])
+  func synthLeavesNothingWhenAnyOutputFails(failing: String) throws {
+    let dir = try CLIRunner.scratch("synth-fail-\(failing)")
+    let r = try CLIRunner.run(["synth", "--seed", "3", "--size", "160x120", "--out", dir + "/s.png", "--truth", dir + "/t.json", "--overlay", dir + "/o.png"],
+                              env: ["BULLSEYE_FAIL_WRITE": failing])
+    #expect(r.status == 2 && r.stderr.contains("BULLSEYE_FAIL_WRITE"), "\(r.stderr)")
+    let left = try Self.fm.contentsOfDirectory(atPath: dir)
+    #expect(left.isEmpty, "left behind: \(left)")
+  }
+
+  @Test func synthWritesIntoSpecialFilesWithoutReplacingThem() throws {
+    let dir = try CLIRunner.scratch("synth-devnull")
+    let r = try CLIRunner.run(["synth", "--seed", "3", "--size", "160x120", "--out", dir + "/s.png", "--truth", "/dev/null"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let kind = try Self.fm.attributesOfItem(atPath: "/dev/null")[.type] as? FileAttributeType
+    #expect(kind == .typeCharacterSpecial)
+    #expect(Self.fm.fileExists(atPath: dir + "/s.png"))
+  }
+
+  @Test(arguments: ["o.png", "r.json"])
+  func runLeavesNeitherOverlayNorResultWhenOneFails(failing: String) throws {
+    let dir = try CLIRunner.scratch("run-fail-\(failing)")
+    let photo = Self.root + "/Tests/CanvasTests/Fixtures/quadrants.png"
+    let r = try CLIRunner.run(["run", "archery", "--image", photo, "--overlay", dir + "/o.png", "--out", dir + "/r.json"],
+                              env: ["BULLSEYE_FAIL_WRITE": failing])
+    #expect(r.status == 2, "\(r.stderr)")
+    let left = try Self.fm.contentsOfDirectory(atPath: dir)
+    #expect(left.isEmpty, "left behind: \(left)")
+  }
+
+  @Test func renderLeavesTheOutputFolderAsItWasWhenAnOutputFails() throws {
+    let dir = try CLIRunner.scratch("render-fail")
+    let scenario = Self.root + "/Scenarios/archery/x-edge-strict.yaml"
+    // An earlier render's folder stays untouched; a new folder is not left behind.
+    try Self.fm.createDirectory(atPath: dir + "/old/x-edge-strict", withIntermediateDirectories: true)
+    try Data("earlier".utf8).write(to: URL(fileURLWithPath: dir + "/old/x-edge-strict/result.json"))
+    for out in [dir + "/old", dir + "/new"] {
+      let r = try CLIRunner.run(["render", scenario, "--out", out, "--scenario-root", Self.root + "/Scenarios"], env: ["BULLSEYE_FAIL_WRITE": "result.json"])
+      #expect(r.status == 2, "\(r.stderr)")
+    }
+    #expect(try Self.fm.contentsOfDirectory(atPath: dir + "/old") == ["x-edge-strict"])
+    #expect(try String(contentsOfFile: dir + "/old/x-edge-strict/result.json", encoding: .utf8) == "earlier")
+    #expect(!Self.fm.fileExists(atPath: dir + "/new"))
+    let ok = try CLIRunner.run(["render", scenario, "--out", dir + "/old", "--scenario-root", Self.root + "/Scenarios"])
+    #expect(ok.status == 0, "\(ok.stderr)")
+    #expect(try Self.fm.contentsOfDirectory(atPath: dir + "/old") == ["x-edge-strict"], "no staging folder left")
+    #expect(try String(contentsOfFile: dir + "/old/x-edge-strict/result.json", encoding: .utf8) != "earlier")
+  }
+}
