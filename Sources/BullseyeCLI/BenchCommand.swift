@@ -6,7 +6,7 @@ import Synth
 /// `bullseye bench`: measured speeds (never run as tests).
 struct BenchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "bench", abstract: "Measure rendering and scoring speed.",
+    commandName: "bench", abstract: "Measure rendering and scoring speed.", discussion: "Example: bullseye bench pipeline --size 1280x960",
     subcommands: [SynthBench.self, ScoringBench.self, PipelineBench.self, ConformBench.self])
 }
 
@@ -17,15 +17,18 @@ func medianMS(_ samples: [Duration]) -> Double {
 }
 
 struct SynthBench: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "synth", abstract: "Render time of one scene with shafted arrows.")
+  static let configuration = CommandConfiguration(commandName: "synth", abstract: "Render time of one scene with shafted arrows.", discussion: "Example: bullseye bench synth --size 1280x960 --arrows 6 --repeat 5")
   @Option(help: "Image size WIDTHxHEIGHT.") var size = ImageSize(width: 1280, height: 960)
   @Option var arrows: Int = 6
   @Option(name: .customLong("repeat")) var repeat_: Int = 5
   @Flag var json = false
 
+  func validate() throws {
+    guard (1...1000).contains(repeat_) else { throw ValidationError( "--repeat \(repeat_) is out of range: expected 1...1000") }
+  }
+
   func run() throws {
     let s = size
-    guard (1...1000).contains(repeat_) else { throw CLIError(message: "--repeat \(repeat_) is out of range: expected 1...1000") }
     var spec = SceneSpec(face: "10_zone", seed: 7, size: s)
     spec.arrows = (0..<arrows).map { i in ArrowSpec(x: 0.1 * Double(i % 5) - 0.2, y: 0.05 * Double(i), style: .shaft, shaftMM: 5.5) }
     let clock = ContinuousClock()
@@ -42,12 +45,15 @@ struct SynthBench: ParsableCommand {
 }
 
 struct ScoringBench: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "scoring", abstract: "Scoring throughput in points per second.")
+  static let configuration = CommandConfiguration(commandName: "scoring", abstract: "Scoring throughput in points per second.", discussion: "Example: bullseye bench scoring --points 5000000")
   @Option var points: Int = 2_000_000
   @Flag var json = false
 
+  func validate() throws {
+    guard (1...1_000_000_000).contains(points) else { throw ValidationError( "--points \(points) is out of range: expected 1...1000000000") }
+  }
+
   func run() throws {
-    guard (1...1_000_000_000).contains(points) else { throw CLIError(message: "--points \(points) is out of range: expected 1...1000000000") }
     var g = SeededGenerator(seed: 1)
     let faces = FaceCatalog.all
     var requests: [ScoreRequest] = []

@@ -6,11 +6,14 @@ import Foundation
 /// `bullseye bench conform`: the built-in suite against `bullseye conform
 /// testee`, end to end and through the pipe alone, with and without batches.
 struct ConformBench: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "conform", abstract: "Cases per second through the conformance pipe.")
+  static let configuration = CommandConfiguration(commandName: "conform", abstract: "Cases per second through the conformance pipe.", discussion: "Example: bullseye bench conform --repeat 3")
   @Option(name: .customLong("repeat")) var repeat_: Int = 3
 
+  func validate() throws {
+    guard (1...100).contains(repeat_) else { throw ValidationError( "--repeat \(repeat_) is out of range: expected 1...100") }
+  }
+
   func run() throws {
-    guard (1...100).contains(repeat_) else { throw CLIError(message: "--repeat \(repeat_) is out of range: expected 1...100") }
     let clock = ContinuousClock()
     var suite: VectorSuite?
     let build = try clock.measure { suite = try conformCall { () throws(ConformanceError) in try VectorSuite.builtIn() } }

@@ -10,14 +10,17 @@ import Synth
 
 /// `bullseye bench pipeline`: per-stage time on one synthesized photo.
 struct PipelineBench: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "pipeline", abstract: "Per-stage and end-to-end time of the archery pipeline on one photo.")
+  static let configuration = CommandConfiguration(commandName: "pipeline", abstract: "Per-stage and end-to-end time of the archery pipeline on one photo.", discussion: "Example: bullseye bench pipeline --size 1280x960")
   @Option(help: "Image size WIDTHxHEIGHT.") var size = ImageSize(width: 1280, height: 960)
   @Option(name: .customLong("repeat")) var repeat_: Int = 10
   @Flag var json = false
 
+  func validate() throws {
+    guard (1...1000).contains(repeat_) else { throw ValidationError( "--repeat \(repeat_) is out of range: expected 1...1000") }
+  }
+
   func run() throws {
     let s = size
-    guard (1...1000).contains(repeat_) else { throw CLIError(message: "--repeat \(repeat_) is out of range: expected 1...1000") }
     var spec = SceneSpec(face: "10_zone", seed: 7, size: s, arrowCount: 6)
     spec.camera.tiltDeg = 15
     let synth = try Synthesizer.render(spec)

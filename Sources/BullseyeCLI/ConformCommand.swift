@@ -9,13 +9,13 @@ import Core
 /// `bullseye conform`: run any implementation against Bullseye's semantics.
 struct ConformCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "conform", abstract: "Conformance: export vectors, run a testee, or serve as a testee (docs/conformance.md).",
+    commandName: "conform", abstract: "Conformance: export vectors, run a testee, or serve as a testee (docs/conformance.md).", discussion: "Example: bullseye conform run --testee 'bash Testees/python-archeryutils/run.sh' --report Renders/conform",
     subcommands: [ConformRun.self, ConformExport.self, ConformTestee.self])
 }
 
 /// `bullseye conform export DIR`.
 struct ConformExport: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "export", abstract: "Write the built-in suite as JSON vector files.")
+  static let configuration = CommandConfiguration(commandName: "export", abstract: "Write the built-in suite as JSON vector files.", discussion: "Example: bullseye conform export vectors/")
   @Argument(help: "Directory to write (must be empty or new).") var dir: String
   @Flag(help: "Replace DIR whole if it is not empty.") var force = false
 
@@ -29,7 +29,7 @@ struct ConformExport: ParsableCommand {
 /// `bullseye conform testee`.
 struct ConformTestee: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "testee", abstract: "Speak the protocol on stdin/stdout with Bullseye's library behind it.")
+    commandName: "testee", abstract: "Speak the protocol on stdin/stdout with Bullseye's library behind it.", discussion: "Example: bullseye conform run --testee 'bullseye conform testee'")
   @Option(help: "What it computes with: axis=value,… (defaults: the seeds' iOS camera path).") var semantics: String = ""
   @Option(help: "What it declares instead (axis=value,…), to show a wrong declaration being caught.") var declare: String?
   @Flag(help: "Do not offer run_batch.") var noBatch = false

@@ -9,7 +9,7 @@ import Foundation
 
 /// `bullseye conform run`.
 struct ConformRun: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a testee against the suite and grade it.")
+  static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a testee against the suite and grade it.", discussion: "Example: bullseye conform run --testee 'bash Testees/python-archeryutils/run.sh' --stages score,nms --junit conform.xml")
   @Option(help: "The testee command line (run by /bin/sh -c).") var testee: String
   @Option(help: "Only these stages (comma-separated).") var stages: String?
   @Option(help: "Known failures: one 'ID # reason' a line.") var expectations: String?

@@ -13,12 +13,12 @@ import Synth
 
 /// `bullseye eval`: quality of the shipped models on held-out synthesized scenes.
 struct EvalCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "eval", abstract: "Measure the shipped models on held-out synthesized scenes.",
+  static let configuration = CommandConfiguration(commandName: "eval", abstract: "Measure the shipped models on held-out synthesized scenes.", discussion: "Example: bullseye eval archery --images 30 --seed 7000000 --profile best",
                                                   subcommands: [EvalSetCards.self, EvalArchery.self])
 }
 
 struct EvalSetCards: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "setcards", abstract: "Share of boards whose Sets equal the truth, with card recall and attribute accuracy.")
+  static let configuration = CommandConfiguration(commandName: "setcards", abstract: "Share of boards whose Sets equal the truth, with card recall and attribute accuracy.", discussion: "Example: bullseye eval setcards --boards 100 --seed 9000000 --json")
   @Option(parsing: .unconditional) var boards: Int = 100
   @Option(parsing: .unconditional) var cards: Int = 12
   @Option(help: "First board seed (held out: training used other seeds).") var seed: UInt64 = 9_000_000
@@ -26,8 +26,12 @@ struct EvalSetCards: ParsableCommand {
   @Option(help: "Card classifier ONNX (default: the shipped Models/setcards-classifier.onnx).") var classifier: String?
   @Flag var json = false
 
+  func validate() throws {
+    guard (1...10_000).contains(boards) else { throw ValidationError("--boards \(boards) is out of range: expected 1...10000") }
+    guard (3...21).contains(cards) else { throw ValidationError("--cards \(cards) is out of range: expected 3...21") }
+  }
+
   func run() throws {
-    guard (1...10_000).contains(boards), (3...21).contains(cards) else { throw CLIError(message: "--boards 1...10000 and --cards 3...21 expected") }
     let clock = ContinuousClock(), start = clock.now
     let e: BoardEvaluation
     do {
@@ -53,7 +57,7 @@ struct EvalSetCards: ParsableCommand {
 }
 
 struct EvalArchery: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "archery", abstract: "Arrow detector through the whole pipeline: recall, precision, impact error, score accuracy.")
+  static let configuration = CommandConfiguration(commandName: "archery", abstract: "Arrow detector through the whole pipeline: recall, precision, impact error, score accuracy.", discussion: "Example: bullseye eval archery --images 30 --seed 7000000 --profile best --floor recall=0.9,precision=0.9,scored=0.85")
   @Option(parsing: .unconditional) var images: Int = 50
   @Option(help: "First image seed (held out: training used other seeds).") var seed: UInt64 = 7_000_000
   @Option(help: "Which detector: the ONNX model (--model), or truth, a perfect detector built from the true boxes (the rest of the pipeline's ceiling).")
@@ -99,6 +103,10 @@ struct EvalArchery: ParsableCommand {
   @Flag var json = false
 
   func validate() throws {
+    guard (1...10_000).contains(images) else { throw ValidationError("--images \(images) is out of range: expected 1...10000") }
+    guard (16...8192).contains(size.width), (16...8192).contains(size.height) else {
+      throw ValidationError("--size \(size) is out of range: expected sides 16...8192")
+    }
     try RemovedFlags.check(["--views": views, "--pair-verifier": pairVerifier, "--pair-verifier-accept": pairVerifierAccept])
     if detector == .truth, let model, model != "truth" {
       throw ValidationError("--detector truth cannot go with --model \(model): a perfect detector reads no model")
@@ -116,10 +124,6 @@ struct EvalArchery: ParsableCommand {
   }
 
   func run() throws {
-    guard (1...10_000).contains(images) else { throw CLIError(message: "--images \(images) is out of range: expected 1...10000") }
-    guard (16...8192).contains(size.width), (16...8192).contains(size.height) else {
-      throw CLIError(message: "--size \(size) is out of range: expected sides 16...8192")
-    }
     let set = impacts, box = impactBox
     try checkLineMM(lineMM)
     var settings = RefinerSettings.shipped

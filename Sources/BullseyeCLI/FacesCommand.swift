@@ -4,7 +4,7 @@ import Scoring
 
 /// `bullseye faces`: the face table.
 struct FacesCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "faces", abstract: "List every face with its rings, scores and aliases.")
+  static let configuration = CommandConfiguration(commandName: "faces", abstract: "List every face with its rings, scores and aliases.", discussion: "Example: bullseye faces --json")
   @Flag(help: "Print JSON.") var json = false
 
   func run() throws {

@@ -6,14 +6,14 @@ import Scoring
 
 /// `bullseye fuzz`: boundary-seeking campaigns.
 struct FuzzCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "fuzz", abstract: "Fuzz the scoring boundaries.",
+  static let configuration = CommandConfiguration(commandName: "fuzz", abstract: "Fuzz the scoring boundaries.", discussion: "Example: bullseye fuzz scoring --face 10_zone --iterations 200000 --seed 7",
                                                   subcommands: [FuzzScoring.self])
 }
 
 struct FuzzScoring: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "scoring",
-    abstract: "Points at, inside and outside every ring and X radius (and their Float32 neighbours), checked against scoring properties.")
+    abstract: "Points at, inside and outside every ring and X radius (and their Float32 neighbours), checked against scoring properties.", discussion: "Example: bullseye fuzz scoring --testee 'bash Testees/python-archeryutils/run.sh' --seconds 30")
   @Option(help: "Faces to fuzz (repeatable; default all).") var face: [FaceName] = []
   @Option(help: "Rules to compare (repeatable; default all).") var rule: [String] = []
   @Option(parsing: .unconditional) var iterations: Int = 100_000
@@ -25,11 +25,14 @@ struct FuzzScoring: ParsableCommand {
   @Option(help: "With --testee: check points for this many seconds instead.") var seconds: Double?
   @Option(name: .customLong("timeout-ms"), help: "With --testee: per-case answer timeout.") var timeoutMs: Int = 5000
 
+  func validate() throws {
+    guard (1...100_000_000).contains(iterations) else { throw ValidationError( "--iterations \(iterations) is out of range: expected 1...100000000") }
+  }
+
   func run() throws {
     if let testee { return try runDifferential(testee) }
     guard cases == nil, seconds == nil else { throw CLIError(message: "--cases and --seconds need --testee") }
     var o = CampaignOptions()
-    guard (1...100_000_000).contains(iterations) else { throw CLIError(message: "--iterations \(iterations) is out of range: expected 1...100000000") }
     o.iterations = iterations
     o.seed = seed
     if !face.isEmpty { o.faces = face.map(\.face) }

@@ -6,7 +6,7 @@ import Inference
 
 /// `bullseye model`: inspect and run ONNX models on the CPU backend.
 struct ModelCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "model", abstract: "Inspect and run ONNX models with Bullseye's CPU backend.",
+  static let configuration = CommandConfiguration(commandName: "model", abstract: "Inspect and run ONNX models with Bullseye's CPU backend.", discussion: "Example: bullseye model inspect Models/arrow-detector.onnx --json",
                                                   subcommands: [ModelInspect.self, ModelRun.self, ModelList.self])
 }
 
@@ -16,7 +16,7 @@ func inferenceCall<T>(_ body: () throws -> T) throws -> T {
 }
 
 struct ModelInspect: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "inspect", abstract: "Inputs, outputs, op counts, parameter count, MACs.")
+  static let configuration = CommandConfiguration(commandName: "inspect", abstract: "Inputs, outputs, op counts, parameter count, MACs.", discussion: "Example: bullseye model inspect Models/arrow-detector.onnx --json")
   @Argument var model: String
   @Flag var json = false
 
@@ -42,7 +42,7 @@ struct ModelInspect: ParsableCommand {
 }
 
 struct ModelRun: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a model on a .npy tensor or an image; write the first output as .npy.")
+  static let configuration = CommandConfiguration(commandName: "run", abstract: "Run a model on a .npy tensor or an image; write the first output as .npy.", discussion: "Example: bullseye model run Models/arrow-detector.onnx --image photo.jpg --output out.npy --threads 2 --repeat 20 --json")
   @Argument var model: String
   @Option(help: "Input tensor (float32 .npy).") var input: String?
   @Option(help: "Input image (PNG, JPEG or HEIC; turned upright by its orientation), preprocessed to the model's input size.") var image: String?

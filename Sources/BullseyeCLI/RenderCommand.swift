@@ -10,7 +10,7 @@ import Synth
 struct RenderCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "render",
-    abstract: "Run scenario files and write their outputs and overlays under DIR/<id>/ for review (no golden checks).")
+    abstract: "Run scenario files and write their outputs and overlays under DIR/<id>/ for review (no golden checks).", discussion: "Example: bullseye render Scenarios/archery/photo-exif-6-ignore.yaml --out Renders")
 
   @Argument(help: "Scenario files or folders.") var paths: [String] = ["Scenarios"]
   @Option(help: "Output folder.") var out: String = "Renders"

@@ -8,7 +8,7 @@ import Scoring
 /// `bullseye resume`: what the app shows after a restart, and what rescoring
 /// the stored Float coordinates would change.
 struct ResumeCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a round from its database and rescore stored coordinates.")
+  static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a round from its database and rescore stored coordinates.", discussion: "Example: bullseye resume --db round.sqlite --round 1 --semantics seed-002 --json")
   @Option(help: "Round database (SQLite).") var db: String
   @Option(parsing: .unconditional, help: "Round id.") var round: Int64
   @Option(help: "Resume semantics.") var semantics: ResumeSemantics = .seed002
@@ -36,7 +36,7 @@ struct ResumeCommand: ParsableCommand {
 /// (SIGKILL, no clean-up) at one exact point of the save, so every state the
 /// save mode can leave behind is reachable on purpose, not only by chance.
 struct SimulateRoundCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "simulate-round", abstract: "Write a scripted round into a database, one transaction per arrow.")
+  static let configuration = CommandConfiguration(commandName: "simulate-round", abstract: "Write a scripted round into a database, one transaction per arrow.", discussion: "Example: bullseye simulate-round --db round.sqlite --ends 2 --arrows-per-end 6 --save atomic --crash-after 9")
   @Option var db: String
   @Option(parsing: .unconditional) var ends: Int = 6
   @Option(name: .customLong("arrows-per-end"), parsing: .unconditional) var arrowsPerEnd: Int = 6
@@ -47,12 +47,15 @@ struct SimulateRoundCommand: ParsableCommand {
   @Option(name: .customLong("crash-after"), help: "END:ARROW:STEP (STEP = end, arrow or total) or END:complete (before completeEnd): kill -9 there.")
   var crashAfter: String?
 
+  func validate() throws {
+    guard (1...100).contains(ends) else { throw ValidationError("--ends \(ends) is out of range: expected 1...100") }
+    guard (1...24).contains(arrowsPerEnd) else { throw ValidationError("--arrows-per-end \(arrowsPerEnd) is out of range: expected 1...24") }
+    guard (0...10_000).contains(pauseMS) else { throw ValidationError("--pause-ms \(pauseMS) is out of range: expected 0...10000") }
+  }
+
   func run() throws {
     let mode = save
     let crash = try crashAfter.map(parseCrash)
-    guard (1...100).contains(ends), (1...24).contains(arrowsPerEnd), (0...10_000).contains(pauseMS) else {
-      throw CLIError(message: "--ends 1...100, --arrows-per-end 1...24 and --pause-ms 0...10000 expected")
-    }
     let f: Face
     f = face.face
     var g = SeededGenerator(seed: seed)

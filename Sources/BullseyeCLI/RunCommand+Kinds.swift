@@ -12,7 +12,7 @@ import Synth
 struct RunObstaclesCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "obstacles", abstract: "Run the obstacle-announcing pipeline over a scenario's frames.",
-    discussion: "Example: bullseye run obstacles --scenario Scenarios/obstacles/crossing.yaml --out result.json")
+    discussion: "Example: bullseye run obstacles --scenario Scenarios/obstacles/hallway-walk.yaml --out result.json")
   @Option(help: "An obstacles scenario file (YAML).") var scenario: String
   @Option(help: "Result JSON path.") var out: String
 

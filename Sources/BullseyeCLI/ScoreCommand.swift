@@ -5,7 +5,7 @@ import Scoring
 /// `bullseye score`: one point on one face under one rule.
 struct ScoreCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "score", abstract: "Score one point on a face under a named boundary rule.")
+    commandName: "score", abstract: "Score one point on a face under a named boundary rule.", discussion: "Example: bullseye score --face 10_zone --x 0.1 --y 0 --rule strict --json")
 
   @Option(help: "Face id or alias (see `bullseye faces`).") var face: FaceName = .tenZone
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm (default: the face's first size).")

@@ -11,7 +11,7 @@ import Synth
 struct SynthCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "synth",
-    abstract: "Render a synthetic target photo (random from a seed, or described by a scene file) and its ground truth.")
+    abstract: "Render a synthetic target photo (random from a seed, or described by a scene file) and its ground truth.", discussion: "Example: bullseye synth --seed 7 --face wa_vegas_3_spot --out photo.png --truth truth.json --overlay truth.png")
 
   @Option(help: "What to draw (archery is another name for target).") var kind: SynthKind = .target
   @Option(parsing: .unconditional, help: "Number of cards (setcards, 3...21).") var cards: Int?

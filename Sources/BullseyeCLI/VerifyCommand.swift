@@ -7,7 +7,7 @@ import Harness
 struct VerifyCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "verify",
-    abstract: "Run scenarios and diff every output against Golden/; write Renders/report.html, Renders/junit.xml and Renders/report.json.")
+    abstract: "Run scenarios and diff every output against Golden/; write Renders/report.html, Renders/junit.xml and Renders/report.json.", discussion: "Example: bullseye verify Scenarios/archery --filter x-edge --report Renders/x-edge")
 
   @Argument(help: "Scenario files or folders (default: the scenario root).") var paths: [String] = []
   @Option(help: "What to do with differences (forced to verify when CI is set).") var mode: GoldenMode = .verify
@@ -21,6 +21,17 @@ struct VerifyCommand: ParsableCommand {
   @Flag(help: "Delete orphan goldens (only on unfiltered, unsharded runs).") var prune = false
   @Option(parsing: .unconditional, help: "Threads each scenario's models run on (default: the CPUs this process may use, shared among --jobs).")
   var threads: Int?
+
+  func validate() throws {
+    guard (1...64).contains(jobs) else { throw ValidationError("--jobs \(jobs) is out of range: expected 1...64") }
+    if let threads, !(1...256).contains(threads) { throw ValidationError("--threads \(threads) is out of range: expected 1...256") }
+    if let shard {
+      let parts = shard.split(separator: "/").compactMap { Int($0) }
+      guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+        throw ValidationError("--shard '\(shard)' is not k/n with 1 ≤ k ≤ n: expected e.g. 1/4")
+      }
+    }
+  }
 
   func run() throws {
     var o = VerifyOptions()
