@@ -62,7 +62,7 @@ struct SetCardsKind: ScenarioKind {
     var artifacts = [Artifact("input.png", .png(out.image)),
                      Artifact("result.json", .json(try JSONParser.parse(out.result.canonicalJSON())))]
     if let render = out.render { artifacts.append(Artifact("truth.json", .json(try JSONParser.parse(render.canonicalTruth())))) }
-    for (i, img) in try SetOverlay.renderAll(image: out.image, result: out.result).enumerated() {
+    for (i, img) in try SetOverlay.renderAll(image: out.image, result: out.result, labels: s.labels).enumerated() {
       artifacts.append(Artifact("overlay-\(i + 1).png", .png(img)))
     }
     return KindOutput(artifacts: artifacts, failures: out.failures)
