@@ -77,7 +77,7 @@ struct ObstaclesKind: ScenarioKind {
     var artifacts = [Artifact("result.json", .json(result.json))]
     let transcript = result.announcements.map { a in "\(String(format: "%.3f", a.time)) s  \(a.text)" }.joined(separator: "\n")
     artifacts.append(Artifact("transcript.txt", .text(transcript + "\n")))
-    for f in s.overlays { artifacts.append(Artifact("frame-\(f).png", .png(try ObstacleRenderer.overlay(s.scene, result.run, frame: f)))) }
+    for f in s.overlays { artifacts.append(Artifact("frame-\(f).png", .png(try ObstacleRenderer.overlay(s.scene, result.run, frame: f, semantics: s.semantics)))) }
     return KindOutput(artifacts: artifacts, failures: result.expectationFailures)
   }
 }
