@@ -91,6 +91,7 @@ package enum Legend {
   /// A 12 px swatch drawn the way the overlay draws the thing.
   static func drawSwatch(_ ctx: Context, _ e: LegendEntry, x: Double, y: Double) {
     let s = swatch, c = Color(hex: e.colour)
+    ctx.newPath()  // showText leaves a current point an arc would join
     ctx.setSource(c)
     ctx.setLineWidth(2)
     switch e.mark {
