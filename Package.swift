@@ -131,7 +131,7 @@ let package = Package(
         "Fuzz", "Scoring", "Core", "Adjustment", "Persistence",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]),
-    .testTarget(name: "HarnessTests", dependencies: ["Harness", "Overlays", "Core", "Canvas", "Inference", "Pipelines", "Obstacles", "SetCards"]),
+    .testTarget(name: "HarnessTests", dependencies: ["Harness", "Overlays", "Core", "Canvas", "Inference", "Pipelines", "Obstacles", "SetCards", "Synth", "TestSupport"]),
     .testTarget(
       name: "ConformanceTests",
       dependencies: ["Conformance", "Core", "Imaging", "Scoring", "Detection", "Adjustment", "Persistence", "Obstacles", "Pipelines"]),

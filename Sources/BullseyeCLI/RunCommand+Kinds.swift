@@ -4,6 +4,7 @@ import Core
 import Foundation
 import Harness
 import Obstacles
+import Overlays
 import Dataset
 import SetCards
 import Synth
@@ -44,6 +45,9 @@ struct RunSetCardsCommand: ParsableCommand {
   @Option(help: "Card classifier ONNX (default: the shipped Models/setcards-classifier.onnx).") var classifier: String?
   @Option(help: "Truth JSON from `synth --kind setcards`, standing in for both models.") var truth: String?
   @Option(help: "Result JSON path.") var out: String
+  @Option(help: "Also draw the overlay of the first Set (or of no Set) to this PNG.") var overlay: String?
+  @Option(help: "How the overlay names cards: english (2 red oval striped) or seed (the seed's 2实红菱).")
+  var labels: SetLabelStyle = .english
   @Option(parsing: .unconditional, help: "Threads the card detector runs on (default: the CPUs this process may use).")
   var threads: Int?
 
@@ -53,6 +57,7 @@ struct RunSetCardsCommand: ParsableCommand {
 
   func run() throws {
     try OutputPaths.checkWritable(out, flag: "--out")
+    if let overlay { try OutputPaths.checkWritable(overlay, flag: "--overlay") }
     let photo = orientation.pixels(of: try readPhoto(image, flag: "--image"))
     guard let truth else {
       let det = model ?? ProductPaths.model("setcards-detector.onnx") ?? ProductPaths.expected("setcards-detector.onnx")
@@ -64,6 +69,7 @@ struct RunSetCardsCommand: ParsableCommand {
         let detections = try ONNXCardDetector.detections(path: det, image: photo, threads: threads ?? ProcessorCount.available)
         let result = try SetPipeline.run(image: photo, detections: detections, classifier: .model(try ONNXCardClassifier(path: cls)))
         try AtomicFile.write(try result.canonicalJSON(), to: out)
+        try drawOverlay(photo, result)
       } catch let e as CoreError { throw CLIError(e) } catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
       return
     }
@@ -74,7 +80,15 @@ struct RunSetCardsCommand: ParsableCommand {
       let oracle = try TruthOracle(truthJSON: text, path: truth)
       let result = try SetPipeline.run(image: photo, detections: oracle.detections, classifier: oracle.classifier)
       try AtomicFile.write(try result.canonicalJSON(), to: out)
+      try drawOverlay(photo, result)
     } catch let e as SetCardsError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
+  }
+
+  /// Writes `--overlay`: the first Set's picture (the no-Sets one when there is none), cards named in `--labels` style.
+  func drawOverlay(_ photo: RGBA8Image, _ result: SetResult) throws {
+    guard let overlay else { return }
+    guard let first = try SetOverlay.renderAll(image: photo, result: result, labels: labels).first else { return }
+    try PNG.write(first, to: overlay)
   }
 }
 
@@ -106,3 +120,5 @@ extension SynthCommand {
     } catch let e as CoreError { throw CLIError(e) } catch let e as SynthError { throw CLIError(e) } catch let e as SetCardsError { throw CLIError(e) } catch let e as CanvasError { throw CLIError(e) }
   }
 }
+
+extension SetLabelStyle: ExpressibleByArgument {}

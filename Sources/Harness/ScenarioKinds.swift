@@ -62,7 +62,7 @@ struct SetCardsKind: ScenarioKind {
     var artifacts = [Artifact("input.png", .png(out.image)),
                      Artifact("result.json", .json(try JSONParser.parse(out.result.canonicalJSON())))]
     if let render = out.render { artifacts.append(Artifact("truth.json", .json(try JSONParser.parse(render.canonicalTruth())))) }
-    for (i, img) in try SetOverlay.renderAll(image: out.image, result: out.result).enumerated() {
+    for (i, img) in try SetOverlay.renderAll(image: out.image, result: out.result, labels: s.labels).enumerated() {
       artifacts.append(Artifact("overlay-\(i + 1).png", .png(img)))
     }
     return KindOutput(artifacts: artifacts, failures: out.failures)
@@ -77,7 +77,7 @@ struct ObstaclesKind: ScenarioKind {
     var artifacts = [Artifact("result.json", .json(result.json))]
     let transcript = result.announcements.map { a in "\(String(format: "%.3f", a.time)) s  \(a.text)" }.joined(separator: "\n")
     artifacts.append(Artifact("transcript.txt", .text(transcript + "\n")))
-    for f in s.overlays { artifacts.append(Artifact("frame-\(f).png", .png(try ObstacleRenderer.overlay(s.scene, result.run, frame: f)))) }
+    for f in s.overlays { artifacts.append(Artifact("frame-\(f).png", .png(try ObstacleRenderer.overlay(s.scene, result.run, frame: f, semantics: s.semantics)))) }
     return KindOutput(artifacts: artifacts, failures: result.expectationFailures)
   }
 }

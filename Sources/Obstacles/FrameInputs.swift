@@ -67,10 +67,14 @@ public struct YOLOBox: Sendable, Hashable {
   public var confidence: Double
   /// Box, normalized.
   public var box: NormalizedBox
+  /// The class the overlay names the box by (a scenario's `label`); nil: the
+  /// overlay takes it from the class list of what the frame shows. Never part of results.
+  package var label: String?
   /// Memberwise.
-  package init(confidence: Double, box: NormalizedBox) {
+  package init(confidence: Double, box: NormalizedBox, label: String? = nil) {
     self.confidence = confidence
     self.box = box
+    self.label = label
   }
 }
 

@@ -24,9 +24,15 @@ package enum ArcheryOverlay {
     let truthArrows: [(pixelX: Double, pixelY: Double)] = truth.map { $0.arrows.map { ($0.pixelX, $0.pixelY) } } ?? marks.map { ($0[0], $0[1]) }
     let scale = min(1, panel / Double(image.height))
     let pw = Double(image.width) * scale, ph = Double(image.height) * scale
-    let width = Int(pw + panel + 30)
+    // Labels first: their callouts decide the margin column's width and the panels' height.
+    let labels = try Labels(result: r, scale: scale, pw: pw, ph: ph)
+    let panels = max(ph, panel, labels.marginHeight)
+    let width = Int(pw + panel + 30 + labels.marginWidth)
     let table = ScoreTable(arrows: r.confirmed?.count ?? 0, width: Double(width))
-    let height = Int(max(ph, panel) + 40 + 150 + table.extraHeight)
+    let facts = legendFacts(r, profile: profile)
+    let base = panels + 40 + 150 + table.extraHeight
+    let legendHeight = Legend.height(entries: Legend.archery, facts: facts, width: Double(width) - 20)
+    let height = Int(base + legendHeight + 10)
     let surface = try Surface(width: width, height: height)
     let ctx = try Context(surface)
     ctx.setSource(Color(hex: 0x1C1C1E)); ctx.paint()
@@ -65,6 +71,8 @@ package enum ArcheryOverlay {
       }
     }
 
+    labels.drawPhoto(ctx)
+
     // Right: the seed's flat target face with confirmed markers.
     let fx = pw + 20, fy = 34.0, radius = panel / 2 - 10, cx = fx + panel / 2, cy = fy + panel / 2
     drawFace(ctx, face: r.request.face, cx: cx, cy: cy, radius: radius)
@@ -77,19 +85,16 @@ package enum ArcheryOverlay {
       for p in path.points.dropFirst() { ctx.lineTo(cx + p.x * radius, cy + p.y * radius) }
       ctx.stroke()
     }
-    let markers = r.adjustment.final.arrows
-    for (i, a) in markers.enumerated() {
+    for a in r.adjustment.final.arrows {
       let x = cx + a.x * radius, y = cy + a.y * radius
-      ctx.setSource(Color(hex: tierColors[a.tier] ?? 0xFF3B30)); ctx.arc(cx: x, cy: y, radius: 12, from: 0, to: 2 * .pi); ctx.fill()
+      ctx.setSource(Color(hex: tierColors[a.tier] ?? 0xFF3B30)); ctx.arc(cx: x, cy: y, radius: faceMarkerRadius, from: 0, to: 2 * .pi); ctx.fill()
       ctx.setSource(Color(hex: 0xFFFFFF)); ctx.arc(cx: x, cy: y, radius: 4, from: 0, to: 2 * .pi); ctx.fill()
-      let label = r.confirmed.flatMap { $0.indices.contains(i) ? ($0[i].isX ? "X" : String($0[i].score)) : nil } ?? "\(i + 1)"
-      ctx.setFontSize(13); let e = ctx.textExtents(label)
-      ctx.setSource(Color(hex: 0x000000, alpha: 0.7)); ctx.rectangle(x: x - e.width / 2 - 3, y: y + 20 + e.yBearing - 2, width: e.width + 6, height: e.height + 4); ctx.fill()
-      ctx.setSource(Color(hex: 0xFFFFFF)); ctx.moveTo(x - e.width / 2 - e.xBearing, y + 20); ctx.showText(label)
     }
+    labels.drawFace(ctx)
+    labels.drawMargin(ctx, x: pw + panel + 30)
 
     // Bottom: the confirmed score table and the end total.
-    let ty = max(ph, panel) + 60
+    let ty = panels + 60
     ctx.setFontSize(14); ctx.setSource(Color(hex: 0xFFFFFF))
     for g in 0..<table.groupsUsed {
       for (c, title) in ScoreTable.titles.enumerated() {
@@ -104,10 +109,20 @@ package enum ArcheryOverlay {
       }
     }
     let total = r.confirmed.map { $0.reduce(0) { $0 + $1.score } }
-    ctx.setFontSize(18); ctx.moveTo(10, Double(height) - 12)
+    ctx.setFontSize(18); ctx.moveTo(10, base - 12)
     ctx.showText(total.map { "End total \($0)" } ?? "Not confirmed")
+    Legend.draw(ctx, entries: Legend.archery, facts: facts, x: 10, y: base, width: Double(width) - 20)
     try ctx.check()
     return surface.image()
+  }
+
+  /// The legend's facts: the scoring rule, the profile's settings and the semantics in force.
+  static func legendFacts(_ r: RunResult, profile: String) -> [String] {
+    let q = r.request, p = q.profile
+    return [
+      "rule \(q.rule.rawValue) · face \(q.face.id) · profile \(profile): \(p.preprocess), confidence ≥ \(p.confidence), NMS \(p.nms.rawValue) IoU \(p.iou), drag \(p.drag.rawValue)",
+      "semantics: detection \(q.precision.rawValue), confirm \(q.confirmPrecision.rawValue), spots \(q.spots.rawValue) · boxes numbered as the score table's rows",
+    ]
   }
 
   static func phaseText(_ p: Phase) -> String {

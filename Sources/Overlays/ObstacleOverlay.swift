@@ -6,13 +6,18 @@ import Synth
 /// (matched, kept, or dropped), the Vision box, the distance category, and the
 /// announcement or the reason there was none.
 enum ObstacleOverlay {
-  /// Draws `decision` over `image` (the rendered frame).
-  static func draw(_ decision: FrameDecision, on image: RGBA8Image) throws(ObstacleError) -> RGBA8Image {
+  /// Draws `decision` over `image` (the rendered frame); `names[i]` is YOLO box i's
+  /// class; `facts` the legend's line of semantics in force.
+  static func draw(_ decision: FrameDecision, on image: RGBA8Image, names: [String], facts: [String]) throws(ObstacleError) -> RGBA8Image {
     do {
-      let surface = try Surface(image: image)
-      let ctx = try Context(surface)
       let w = Double(image.width), h = Double(image.height), s = w / 640
+      let legend = Legend.height(entries: Legend.obstacles, facts: facts, width: w)
+      let surface = try Surface(width: image.width, height: image.height + Int(legend.rounded(.up)))
+      let ctx = try Context(surface)
+      ctx.setSource(Color(hex: 0x1C1C1E)); ctx.paint()
+      ctx.setSource(try Surface(image: image)); ctx.rectangle(x: 0, y: 0, width: w, height: h); ctx.fill()
       drawZones(ctx, decision.zones, w: w, h: h, s: s)
+      var tags: [Tag] = []
       for (i, b) in decision.detections.yolo.enumerated() {
         let status = decision.yoloStatus[i]
         let matched = decision.matchedYOLO == i
@@ -23,7 +28,8 @@ enum ObstacleOverlay {
         rect(ctx, b.box, w, h)
         ctx.stroke()
         let note = dropped ? " (\(status.hasPrefix("suppressed") ? "suppressed" : "dropped"))" : ""
-        label(ctx, "YOLO \(i) \(fixed(b.confidence, 2))\(note)", x: b.box.x * w + 3 * s, y: b.box.maxY * h - 4 * s - Double(i) * 15 * s, s: s, size: 11)
+        let name = names.indices.contains(i) ? names[i] : "object"
+        tags.append(Tag(text: "\(name) \(fixed(b.confidence, 2))\(note)", x: b.box.midX * w, y: b.box.y * h, size: 11))
       }
       ctx.setDash([])
       if let v = decision.visionBox, let name = decision.label, let conf = decision.confidence {
@@ -33,19 +39,21 @@ enum ObstacleOverlay {
         rect(ctx, v, w, h)
         ctx.stroke()
         ctx.setDash([])
-        label(ctx, "\(name) \(fixed(conf, 2)) (\(decision.source?.rawValue ?? ""))", x: v.x * w + 3 * s, y: v.y * h + 14 * s, s: s, size: 12)
+        tags.append(Tag(text: "\(name) \(fixed(conf, 2)) (\(decision.source?.rawValue ?? ""))", x: v.midX * w, y: v.maxY * h, size: 12))
       }
       if let box = decision.box, let zone = decision.zone {
         let distance = decision.category.map { "\($0.name), \(fixed($0.meters, 1)) m" } ?? "no distance"
         let area = decision.area.map { " · area \(fixed($0, 4))" } ?? ""
-        label(ctx, "\(zone.rawValue) · \(distance)\(area)", x: box.x * w + 3 * s, y: box.y * h - 6 * s, s: s, size: 13)
+        tags.append(Tag(text: "\(zone.rawValue) · \(distance)\(area)", x: box.midX * w, y: box.y * h, size: 13))
       }
+      drawTags(ctx, tags, w: w, h: h, s: s)
       let header = "frame \(decision.index) · t = \(fixed(decision.time, 3)) s"
       label(ctx, header, x: 8 * s, y: 40 * s, s: s, size: 14)
       let footer = decision.announced
         ? "SPOKEN: \(decision.text ?? "")"
         : "silent (\(decision.reason.rawValue)): \(decision.detail)"
       label(ctx, footer, x: 8 * s, y: h - 10 * s, s: s, size: 14, ink: decision.announced ? 0x00E676 : 0xFFFFFF)
+      Legend.draw(ctx, entries: Legend.obstacles, facts: facts, x: 0, y: h, width: w)
       try ctx.check()
       return surface.image()
     } catch { throw .canvas(error) }
@@ -110,11 +118,15 @@ enum ObstacleOverlay {
 
 extension ObstacleRenderer {
   /// Frame `frame` of `scene`, rendered, with `run`'s decision for it drawn over.
-  package static func overlay(_ scene: ObstacleScene, _ run: ObstacleRun, frame: Int) throws(ObstacleError) -> RGBA8Image {
+  /// `semantics` (when known) names the NMS, arithmetic and pick in the legend.
+  package static func overlay(_ scene: ObstacleScene, _ run: ObstacleRun, frame: Int, semantics: ObstacleSemantics? = nil) throws(ObstacleError) -> RGBA8Image {
     guard run.frames.indices.contains(frame) else {
       throw .invalid(name: "frame index", value: String(frame), expected: "0…\(run.frames.count - 1)")
     }
     let image = try render(scene, frame: frame)
-    return try ObstacleOverlay.draw(run.frames[frame], on: image)
+    let decision = run.frames[frame]
+    let drawn = scene.objects.indices.contains(frame) ? scene.objects[frame] : []
+    let names = decision.detections.yolo.map { ObstacleOverlay.className($0, drawn: drawn) }
+    return try ObstacleOverlay.draw(decision, on: image, names: names, facts: ObstacleOverlay.legendFacts(decision, semantics))
   }
 }

@@ -13,38 +13,45 @@ package enum SetOverlay {
   static let gray: UInt32 = 0x808080
   /// Line widths: selected Set, others.
   static let selectedWidth = 4.0, otherWidth = 2.0
-  /// Label font size and its offset above the box.
-  static let labelSize = 18.0, labelOffset = 20.0
+  /// Label font size.
+  static let labelSize = 18.0
   /// Trophy crop height, border, gap; the strip's band below the photo.
   static let trophyHeight = 60, trophyBorder = 2, trophyGap = 6
   /// Height of the band added below the photo when a Set is shown.
   static var bandHeight: Int { trophyHeight + 2 * trophyBorder + 2 * trophyGap }
 
   /// One overlay per Set, in Set order; a single no-Sets overlay when there are none.
-  package static func renderAll(image: RGBA8Image, result: SetResult) throws(SetCardsError) -> [RGBA8Image] {
-    if result.sets.isEmpty { return [try render(image: image, result: result, set: nil)] }
+  /// Cards are named in `labels` style (the goldens keep `.seed`).
+  package static func renderAll(image: RGBA8Image, result: SetResult, labels: SetLabelStyle = .seed) throws(SetCardsError) -> [RGBA8Image] {
+    if result.sets.isEmpty { return [try render(image: image, result: result, set: nil, labels: labels)] }
     var out: [RGBA8Image] = []
-    for i in result.sets.indices { out.append(try render(image: image, result: result, set: i)) }
+    for i in result.sets.indices { out.append(try render(image: image, result: result, set: i, labels: labels)) }
     return out
   }
 
   /// The overlay for Set `set` (nil: none selected). With a Set the image grows
   /// by `bandHeight` rows holding the trophy strip.
-  static func render(image: RGBA8Image, result: SetResult, set: Int?) throws(SetCardsError) -> RGBA8Image {
+  static func render(image: RGBA8Image, result: SetResult, set: Int?, labels: SetLabelStyle) throws(SetCardsError) -> RGBA8Image {
     if let set, !result.sets.indices.contains(set) {
       throw .invalid(name: "set index", value: String(set), expected: "0..<\(result.sets.count)")
     }
     let members = set.map { Set(result.sets[$0]) } ?? []
     let band = set == nil ? 0 : bandHeight
     do {
-      let surface = try Surface(width: image.width, height: image.height + band)
+      let lay = try layout(image: image, result: result, labels: labels)
+      let margin = Int(lay.marginWidth.rounded(.up))
+      let facts = legendFacts(labels)
+      let legend = Legend.height(entries: Legend.setcards, facts: facts, width: Double(image.width + margin))
+      let rows = Double(lay.rows.count + 1) * marginLine
+      let top = Int(max(Double(image.height), rows).rounded(.up))
+      let surface = try Surface(width: image.width + margin, height: top + band + Int(legend.rounded(.up)))
       let ctx = try Context(surface)
       ctx.setSource(Color(hex: 0x202020))
       ctx.paint()
       ctx.setSource(try Surface(image: image))
       ctx.rectangle(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
       ctx.fill()
-      ctx.selectFont(family: "WenQuanYi Micro Hei")
+      ctx.selectFont(family: labels.fontFamily)
       // Others first, so the selected Set's boxes are drawn on top.
       let order = result.cards.indices.filter { !members.contains($0) } + result.cards.indices.filter { members.contains($0) }
       for i in order {
@@ -56,10 +63,10 @@ package enum SetOverlay {
         ctx.setLineWidth(selected ? selectedWidth : otherWidth)
         ctx.rectangle(x: t[0], y: t[1], width: t[2] - t[0], height: t[3] - t[1])
         ctx.stroke()
-        ctx.setFontSize(labelSize)
-        ctx.moveTo(t[0], t[1] - labelOffset + labelSize * 0.8)  // (x1, y1−20) is the text's top-left
-        ctx.showText(SetText.label(c))
       }
+      LabelDrawing.draw(ctx, texts: lay.texts, points: lay.points, placements: lay.placements, style: labelStyle(labels))
+      LabelDrawing.drawMargin(ctx, lay.rows, x: Double(image.width) + 6, y: 0, lineHeight: marginLine, style: labelStyle(labels))
+      ctx.selectFont(family: "WenQuanYi Micro Hei")
       ctx.setFontSize(22)
       let text = SetText.header(cardCount: result.cards.count, set: set, of: result.sets.count)
       ctx.setSource(Color(r: 0, g: 0, b: 0, a: 0.6))
@@ -68,7 +75,8 @@ package enum SetOverlay {
       ctx.setSource(Color(hex: 0xFFFFFF))
       ctx.moveTo(10, 10 + 22 * 0.8)
       ctx.showText(text)
-      if let set { try trophies(ctx, image: image, boxes: result.sets[set].map { result.cards[$0].box }) }
+      if let set { try trophies(ctx, image: image, top: top, boxes: result.sets[set].map { result.cards[$0].box }) }
+      Legend.draw(ctx, entries: Legend.setcards, facts: facts, x: 0, y: Double(top + band), width: Double(image.width + margin))
       try ctx.check()
       return surface.image()
     } catch let e as CanvasError { throw .canvas(e) } catch let e as SetCardsError { throw e } catch {
@@ -78,9 +86,9 @@ package enum SetOverlay {
 
   /// The Set's three crops, 60 px high (width capped at 30% of the photo), each in a
   /// 2 px #44FF44 frame, 6 px apart, in the band below the photo.
-  static func trophies(_ ctx: Context, image: RGBA8Image, boxes: [Box]) throws {
+  static func trophies(_ ctx: Context, image: RGBA8Image, top: Int, boxes: [Box]) throws {
     var x = Double(trophyGap)
-    let y = Double(image.height + trophyGap + trophyBorder), th = Double(trophyHeight)
+    let y = Double(top + trophyGap + trophyBorder), th = Double(trophyHeight)
     for box in boxes {
       let c = CardPreprocess.crop(image, box: box)
       var rgba = [UInt8](repeating: 255, count: c.width * c.height * 4)

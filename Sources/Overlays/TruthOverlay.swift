@@ -8,9 +8,18 @@ package enum TruthOverlay {
   /// Draws the truth over `image`.
   package static func draw(_ truth: GroundTruth, on image: RGBA8Image) throws(SynthError) -> RGBA8Image {
     do {
-      let surface = try Surface(image: image)
-      let ctx = try Context(surface)
       let scale = Double(max(truth.width, truth.height)) / 1280
+      let probe = try Context(try Surface(width: 1, height: 1))
+      let lay = layout(truth, probe)
+      let margin = LabelDrawing.marginWidth(probe, lay.rows, style: marginStyle(scale))
+      let facts = ["rule inclusive (the seed's camera path) · face \(truth.scene.face.id) · no profile: the scene's truth"]
+      let legendHeight = Legend.height(entries: Legend.truth, facts: facts, width: Double(image.width) + margin)
+      let rowsHeight = Double(lay.rows.count + 1) * 18 * scale
+      let fullHeight = Int(max(Double(image.height), rowsHeight).rounded(.up) + legendHeight)
+      let surface = try Surface(width: image.width + Int(margin.rounded(.up)), height: fullHeight)
+      let ctx = try Context(surface)
+      ctx.setSource(Color(hex: 0x1C1C1E)); ctx.paint()
+      ctx.setSource(try Surface(image: image)); ctx.rectangle(x: 0, y: 0, width: Double(image.width), height: Double(image.height)); ctx.fill()
       // Outer scoring ring of each spot, projected.
       ctx.setSource(Color(hex: 0x00E5FF, alpha: 0.9))
       ctx.setLineWidth(2 * scale)
@@ -18,8 +27,6 @@ package enum TruthOverlay {
         ctx.polygon(truth.projectCircle(cx: s.x, cy: s.y, r: s.radius, points: 360))
         ctx.stroke()
       }
-      ctx.selectFont(family: "DejaVu Sans", bold: true)
-      ctx.setFontSize(18 * scale)
       for a in truth.arrows {
         let r = a.inclusive
         let tier = r.isMiss ? 0x9E9E9E : (r.isX ? 0xFFD700 : 0x00E676) as UInt32
@@ -31,15 +38,45 @@ package enum TruthOverlay {
         ctx.arc(cx: a.pixelX, cy: a.pixelY, radius: 9 * scale, from: 0, to: 2 * .pi)
         ctx.setLineWidth(2.5 * scale)
         ctx.stroke()
-        label(ctx, r.label, x: a.pixelX, y: a.pixelY + 28 * scale, scale: scale)
       }
+      LabelDrawing.draw(ctx, texts: lay.texts, points: lay.points, placements: lay.placements, style: style(scale))
+      LabelDrawing.drawMargin(ctx, lay.rows, x: Double(image.width) + 6, y: 0, lineHeight: 18 * scale, style: marginStyle(scale))
       let total = truth.arrows.reduce(0) { $0 + $1.inclusive.score }
       let header = "\(truth.scene.face.id) · \(truth.arrows.count) arrows · total \(total) (inclusive)"
+      ctx.selectFont(family: "DejaVu Sans", bold: true)
       ctx.setFontSize(20 * scale)
       label(ctx, header, x: nil, y: 30 * scale, scale: scale)
+      Legend.draw(ctx, entries: Legend.truth, facts: facts, x: 0, y: Double(fullHeight) - legendHeight, width: Double(image.width) + margin)
       try ctx.check()
       return surface.image()
     } catch { throw .canvas(error) }
+  }
+
+  /// Score labels: 18 px at 1280 px, on a dark plate.
+  package static func style(_ scale: Double) -> LabelStyle { LabelStyle(size: 18 * scale, pad: 4 * scale) }
+  static func marginStyle(_ scale: Double) -> LabelStyle { LabelStyle(size: 14 * scale, pad: 0) }
+  /// Radius labels keep off each impact: the ring and its dark edge.
+  package static func pointRadius(_ scale: Double) -> Double { 12 * scale }
+  /// Label bounds: the picture below the header band.
+  package static func bounds(_ truth: GroundTruth) -> LabelRect {
+    let scale = Double(max(truth.width, truth.height)) / 1280
+    return LabelRect(x: 0, y: 44 * scale, width: Double(truth.width), height: Double(truth.height) - 44 * scale)
+  }
+
+  /// Each arrow's score label, placed; the callout rows for the margin.
+  package static func layout(_ truth: GroundTruth, _ probe: Context)
+    -> (points: [(x: Double, y: Double)], texts: [String], placements: [Placement], rows: [String])
+  {
+    let scale = Double(max(truth.width, truth.height)) / 1280
+    let points = truth.arrows.map { (x: $0.pixelX, y: $0.pixelY) }
+    let texts = truth.arrows.map(\.inclusive.label)
+    let st = style(scale)
+    let placements = LabelLayout.place(
+      points: points, labelSizes: st.sizes(probe, texts), bounds: bounds(truth), pointRadius: pointRadius(scale),
+      calloutSize: st.sizes(probe, ["88"])[0])
+    let rows = placements.indices.compactMap { i in placements[i].callout.map { ($0, "\($0)  \(texts[i])") } }
+      .sorted { $0.0 < $1.0 }.map(\.1)
+    return (points, texts, placements, rows)
   }
 
   /// White text on a dark box, centred at x (or left-aligned at the margin).

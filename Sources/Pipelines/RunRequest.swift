@@ -53,7 +53,7 @@ public struct RunRequest: Sendable {
   public var profile: PlatformProfile
   public var face: Face
   var diameterCm: Double
-  var rule: BoundaryRule
+  package var rule: BoundaryRule
   /// Arithmetic of the detection-time score (seed 000's `DetectedArrow` is Float).
   public var precision: Precision = .float32Native
   public var arrowMM: Double = 5.5

@@ -16,9 +16,26 @@ public enum SetText {
   }
 
   /// `2实红菱 d95% c88%`: label, detection and class confidence in whole percent.
-  public static func label(_ c: DetectedCard) -> String {
-    "\(c.card.label) d\(percent(c.detectionConfidence))% c\(percent(c.classConfidence))%"
+  public static func label(_ c: DetectedCard) -> String { label(c, style: .seed) }
+
+  /// The label in `style`: the seed's `2实红菱 d95% c88%` or `2 red oval striped d95% c88%`.
+  public static func label(_ c: DetectedCard, style: SetLabelStyle) -> String {
+    let card = c.card
+    let words = style == .seed ? card.label : "\(card.number.rawValue + 1) \(card.color.name) \(card.shape.name) \(card.fill.name)"
+    return "\(words) d\(percent(c.detectionConfidence))% c\(percent(c.classConfidence))%"
   }
 
   static func percent(_ v: Double) -> Int { Int((v * 100).rounded()) }
+}
+
+/// How overlay labels name a card: the seed's one-character Chinese shorthand
+/// (the goldens' style) or English words, readable without the seed's key.
+public enum SetLabelStyle: String, Sendable, Hashable, CaseIterable, Codable {
+  /// `2实红菱`: number, fill, colour, shape.
+  case seed
+  /// `2 red oval striped`: number, colour, shape, fill.
+  case english
+
+  /// The font that has the style's glyphs.
+  public var fontFamily: String { self == .seed ? "WenQuanYi Micro Hei" : "DejaVu Sans" }
 }

@@ -15,6 +15,12 @@ public enum Synthesizer {
     try render(Scene.resolve(spec))
   }
 
+  /// The truth of a spec without drawing it: the arrows' pixels and scores, cheap
+  /// enough to lay out every scenario's overlay labels in a test.
+  package static func truth(_ spec: SceneSpec) throws(SynthError) -> GroundTruth {
+    GroundTruth(scene: try Scene.resolve(spec))
+  }
+
   /// Renders a resolved scene: cairo draws the geometry, then the photo kernels
   /// add light, blur, compression artefacts and sensor noise.
   static func render(_ scene: Scene) throws(SynthError) -> SynthResult {

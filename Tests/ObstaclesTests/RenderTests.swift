@@ -37,10 +37,13 @@ struct RenderTests {
   @Test func overlayIsDeterministicAndDrawsOnTheFrame() throws {
     let r = try ScenarioFiles.run("nms-batsight-order")
     let base = try ObstacleRenderer.render(r.scenario.scene, frame: 0)
-    let a = try ObstacleOverlay.draw(r.frames[0], on: base)
+    let names = r.frames[0].detections.yolo.map { ObstacleOverlay.className($0, drawn: r.scenario.scene.objects[0]) }
+    let facts = ObstacleOverlay.legendFacts(r.frames[0], nil)
+    let a = try ObstacleOverlay.draw(r.frames[0], on: base, names: names, facts: facts)
     let b = try ObstacleRenderer.overlay(r.scenario.scene, r.run, frame: 0)
     #expect(a.pixels == b.pixels)
-    #expect(a.pixels != base.pixels)
+    #expect(a.height > base.height && Array(a.pixels.prefix(base.pixels.count)) != base.pixels)
+    #expect(!names.contains { $0.hasPrefix("YOLO") })
   }
 
   @Test func everyKindDrawsSomething() throws {

@@ -19,6 +19,19 @@ import Testing
     return (image, try SetPipeline.run(image: image, detections: .boxes(boxes), classifier: .scripted(scripts)))
   }
 
+  /// The legend band's height under a picture as wide as `image` (no callout margin).
+  func legendHeight(_ image: RGBA8Image) -> Int {
+    Int(Legend.height(entries: Legend.setcards, facts: SetOverlay.legendFacts(.seed), width: Double(image.width)).rounded(.up))
+  }
+
+  @Test func englishLabelsNameEveryAttribute() throws {
+    let (_, r) = try result(SetFinderTests.fourteen)
+    let c = r.cards[0].card
+    let english = SetText.label(r.cards[0], style: .english)
+    #expect(english.hasPrefix("\(c.number.rawValue + 1) \(c.color.name) \(c.shape.name) \(c.fill.name) "))
+    #expect(SetText.label(r.cards[0], style: .seed) == SetText.label(r.cards[0]))
+  }
+
   @Test func headersAndNavigation() {
     #expect(SetText.header(cardCount: 12, set: nil, of: 0) == "12 cards — no Sets found")
     #expect(SetText.header(cardCount: 12, set: 13, of: 14) == "12 cards — Set 14 / 14")
@@ -33,15 +46,15 @@ import Testing
     let overlays = try SetOverlay.renderAll(image: image, result: r)
     #expect(overlays.count == r.sets.count && !r.sets.isEmpty)
     let second = overlays[1]
-    #expect(second.height == image.height + SetOverlay.bandHeight)
+    #expect(second.height == image.height + SetOverlay.bandHeight + legendHeight(image))
     // Set 2's boxes are green (palette[1]), 4 px: the box's left edge mid-height.
     let member = r.cards[r.sets[1][0]].box.truncated
-    let px = second[member[0], (member[1] + member[3]) / 2]
+    let px = second[member[0], (member[1] + 3 * member[3]) / 4]  // below the label on the card's top
     #expect(px.g > 200 && px.r < 60 && px.b < 60, "\(px)")
     // A card outside the Set is gray 128 at 2 px.
     let other = r.cards.indices.first { !r.sets[1].contains($0) }!
     let ob = r.cards[other].box.truncated
-    let gp = second[ob[0], (ob[1] + ob[3]) / 2]
+    let gp = second[ob[0], (ob[1] + 3 * ob[3]) / 4]
     #expect(gp.r == gp.g && gp.g == gp.b && (100...150).contains(gp.r), "\(gp)")
     // The trophy strip: a #44FF44 frame in the band.
     let frame = second[SetOverlay.trophyGap - 1, image.height + SetOverlay.bandHeight / 2]
@@ -52,7 +65,7 @@ import Testing
   @Test func noSetsGivesOneOverlayWithoutBand() throws {
     let (image, r) = try result(SetFinderTests.zeroSets)
     let overlays = try SetOverlay.renderAll(image: image, result: r)
-    #expect(overlays.count == 1 && overlays[0].height == image.height)
+    #expect(overlays.count == 1 && overlays[0].height == image.height + legendHeight(image))
     #expect(overlays == (try SetOverlay.renderAll(image: image, result: r)))
   }
 

@@ -157,13 +157,15 @@ extension VisionObservation: Decodable {
 }
 
 extension YOLOBox: Decodable {
-  private enum Keys: String, CodingKey, CaseIterable { case confidence, box }
+  private enum Keys: String, CodingKey, CaseIterable { case confidence, box, label }
 
-  /// Decodes strictly.
+  /// Decodes strictly; `label` (optional) names the box's class in overlays.
   public init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(Keys.self)
     let c = try decoder.container(keyedBy: Keys.self)
-    self.init(confidence: try decodeConfidence(c, .confidence, decoder), box: try c.decode(NormalizedBox.self, forKey: .box))
+    self.init(
+      confidence: try decodeConfidence(c, .confidence, decoder), box: try c.decode(NormalizedBox.self, forKey: .box),
+      label: try c.decodeIfPresent(String.self, forKey: .label))
   }
 }
 

@@ -23,9 +23,11 @@ public struct SetScenario: Sendable, Decodable {
   var config: PipelineConfig
   /// What the run must show.
   var expect: SetExpectation?
+  /// How the overlays name cards (default: the seed's shorthand, as the goldens pin).
+  package var labels: SetLabelStyle
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case id, kind, description, table, size, detections, oracle, config, expect
+    case id, kind, description, table, size, detections, oracle, config, expect, labels
     case viaTensor = "via_tensor"
   }
 
@@ -47,6 +49,15 @@ public struct SetScenario: Sendable, Decodable {
     viaTensor = try c.decodeIfPresent(Bool.self, forKey: .viaTensor) ?? false
     config = try c.decodeIfPresent(ConfigSpec.self, forKey: .config)?.config ?? PipelineConfig()
     expect = try c.decodeIfPresent(SetExpectation.self, forKey: .expect)
+    if let word = try c.decodeIfPresent(String.self, forKey: .labels) {
+      guard let style = SetLabelStyle(rawValue: word) else {
+        throw DecodingError.dataCorruptedError(forKey: .labels, in: c,
+          debugDescription: "labels '\(word)' is unknown: expected one of seed, english")
+      }
+      labels = style
+    } else {
+      labels = .seed
+    }
     if detections == nil, oracle == nil {
       throw DecodingError.dataCorruptedError(forKey: .detections, in: c,
         debugDescription: "scenario has neither 'detections' nor 'oracle': expected one of them")
