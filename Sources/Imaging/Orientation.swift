@@ -57,15 +57,27 @@ public enum Orientation: Int, Sendable, Hashable, CaseIterable {
   /// `image`, or (`toStored`) into the stored buffer from the upright `image`.
   func remap(_ image: RGBA8Image, uprightWidth uw: Int, uprightHeight uh: Int, toStored: Bool) -> RGBA8Image {
     let sw = swapsSides ? uh : uw, sh = swapsSides ? uw : uh
-    var out = [UInt8](repeating: 0, count: uw * uh * 4)
-    image.pixels.withUnsafeBufferPointer { src in
-      out.withUnsafeMutableBufferPointer { dst in
-        for y in 0..<uh {
-          for x in 0..<uw {
-            let s = storedPixel(uprightX: x, y: y, width: sw, height: sh)
-            let ui = (y * uw + x) * 4, si = (s.y * sw + s.x) * 4
-            let (from, to) = toStored ? (ui, si) : (si, ui)
-            for c in 0..<4 { dst[to + c] = src[from + c] }
+    // storedPixel is affine over whole pixels: the stored index of upright (x, y) is
+    // base + x·stepX + y·stepY, so the loop walks it without per-pixel arithmetic.
+    func index(_ x: Int, _ y: Int) -> Int { let p = storedPixel(uprightX: x, y: y, width: sw, height: sh); return p.y * sw + p.x }
+    let base = index(0, 0), stepX = index(1, 0) - base, stepY = index(0, 1) - base
+    // Every output pixel is written exactly once below, so the buffer starts uninitialised.
+    let out = [UInt8](unsafeUninitializedCapacity: uw * uh * 4) { buffer, count in
+      count = uw * uh * 4
+      let dst = UnsafeMutableRawBufferPointer(buffer)
+      image.pixels.withUnsafeBytes { src in
+        // 64×64 tiles: a quarter turn walks one side by columns, and tiles keep both sides in cache.
+        let tile = 64
+        for ty in stride(from: 0, to: uh, by: tile) {
+          for tx in stride(from: 0, to: uw, by: tile) {
+            for y in ty..<min(ty + tile, uh) {
+              var si = base + y * stepY + tx * stepX, ui = y * uw + tx
+              for _ in tx..<min(tx + tile, uw) {
+                let (from, to) = toStored ? (ui, si) : (si, ui)
+                dst.storeBytes(of: src.load(fromByteOffset: from * 4, as: UInt32.self), toByteOffset: to * 4, as: UInt32.self)
+                si += stepX; ui += 1
+              }
+            }
           }
         }
       }
