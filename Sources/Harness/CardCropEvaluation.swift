@@ -141,8 +141,9 @@ extension CardCropEvaluation {
       lines.append("\(a.attribute): rows true, columns predicted")
       let width = max(8, (a.values.map(\.count).max() ?? 0) + 1)
       func cell(_ s: String) -> String { String(repeating: " ", count: max(0, width - s.count)) + s }
-      lines.append(cell("") + a.values.map(cell).joined())
-      for (t, row) in a.confusion.enumerated() { lines.append(cell(a.values[t]) + row.map { cell(String($0)) }.joined()) }
+      func head(_ s: String) -> String { s.padding(toLength: width, withPad: " ", startingAt: 0) }
+      lines.append(head("") + a.values.map(cell).joined())
+      for (t, row) in a.confusion.enumerated() { lines.append(head(a.values[t]) + row.map { cell(String($0)) }.joined()) }
     }
     return lines.joined(separator: "\n")
   }
