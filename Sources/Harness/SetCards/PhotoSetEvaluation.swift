@@ -32,11 +32,13 @@ public struct PhotoSetEvaluation: Sendable {
   public let photos: [PhotoSetOutcome]
   /// Labelled cards over all photos, and how many were recalled right.
   public var cards: Int { photos.reduce(0) { $0 + $1.cards } }
+  /// Labelled cards a detection recalled with all four attributes right.
   public var recalled: Int { photos.reduce(0) { $0 + $1.recalled } }
   /// `recalled / cards`.
   public var cardRecall: Double { cards > 0 ? Double(recalled) / Double(cards) : 0 }
   /// Photos whose Sets are exactly right, and their share.
   public var exactPhotos: Int { photos.filter(\.setsRight).count }
+  /// `exactPhotos / photos.count`.
   public var exactShare: Double { photos.isEmpty ? 0 : Double(exactPhotos) / Double(photos.count) }
 }
 
@@ -84,6 +86,7 @@ public enum PhotoSetEvaluator {
     return out
   }
 
+  /// A JSON number as a Double; nil for anything else.
   static func number(_ v: JSONValue) -> Double? {
     switch v {
     case .int(let i): return Double(i)
