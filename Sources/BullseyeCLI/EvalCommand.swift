@@ -14,7 +14,7 @@ import Synth
 /// `bullseye eval`: quality of the shipped models on held-out synthesized scenes.
 struct EvalCommand: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "eval", abstract: "Measure the shipped models on held-out synthesized scenes.", discussion: "Example: bullseye eval archery --images 30 --seed 7000000 --profile best",
-                                                  subcommands: [EvalSetCards.self, EvalArchery.self])
+                                                  subcommands: [EvalSetCards.self, EvalCardCrops.self, EvalArchery.self])
 }
 
 struct EvalSetCards: ParsableCommand {
@@ -24,6 +24,8 @@ struct EvalSetCards: ParsableCommand {
   @Option(help: "First board seed (held out: training used other seeds).") var seed: UInt64 = 9_000_000
   @Option(help: "Card detector ONNX (default: the shipped Models/setcards-detector.onnx, found beside the installed executable).") var detector: String?
   @Option(help: "Card classifier ONNX (default: the shipped Models/setcards-classifier.onnx).") var classifier: String?
+  @Option(help: "A folder of your own table photos with a labels.json ({\"photo.jpg\": [{\"card\": \"2-red-oval-striped\", \"box\": [x1,y1,x2,y2]}, ...]}, boxes optional) to measure instead of synthesized boards.")
+  var photos: String?
   @Flag var json = false
 
   func validate() throws {
@@ -32,6 +34,7 @@ struct EvalSetCards: ParsableCommand {
   }
 
   func run() throws {
+    if let photos { return try runPhotos(photos) }
     let clock = ContinuousClock(), start = clock.now
     let e: BoardEvaluation
     do {

@@ -6,7 +6,7 @@ import Testing
 struct HelpExampleTests {
   static let commands: [[String]] = [
     ["verify"], ["fuzz"], ["fuzz", "scoring"], ["model", "inspect"], ["model", "run"], ["model", "list"],
-    ["eval", "setcards"], ["eval", "archery"], ["score"], ["synth"], ["render"], ["run", "archery"], ["run", "setcards"],
+    ["eval", "setcards"], ["eval", "card-crops"], ["eval", "archery"], ["score"], ["synth"], ["render"], ["run", "archery"], ["run", "setcards"],
     ["run", "obstacles"], ["resume"], ["simulate-round"], ["faces"], ["bench", "synth"], ["bench", "scoring"],
     ["bench", "conform"], ["bench", "pipeline"], ["bench", "photo"], ["conform", "run"], ["conform", "export"], ["conform", "testee"],
     ["report", "merge"],
