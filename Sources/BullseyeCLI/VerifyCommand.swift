@@ -60,12 +60,27 @@ struct VerifyCommand: ParsableCommand {
     o.reportDir = report
     let ci = ProcessInfo.processInfo.environment["CI"].map { !["", "0", "false"].contains($0.lowercased()) } ?? false
     o.ci = ci || ProcessInfo.processInfo.environment["TF_BUILD"] != nil
+    // The run writes into a staging folder inside the report folder and moves it into place
+    // at the end; on failure the staging folder goes (and the report folder, if this run made it).
+    let fm = FileManager.default
+    let created = !fm.fileExists(atPath: report)
     try OutputPaths.makeDirectory(report)
+    let staging = report + "/.staging-\(getpid())"
+    try? fm.removeItem(atPath: staging)
+    try OutputPaths.makeDirectory(staging)
+    o.reportDir = staging
+    var placed = false
+    defer {
+      try? fm.removeItem(atPath: staging)
+      if !placed, created { try? fm.removeItem(atPath: report) }
+    }
     let result: VerifyReport
     do {
       result = try Verifier.run(o) { line in writeLine(line) }
-      try Reports.write(result, to: report, options: o)
-    } catch let e as GoldenError { throw CLIError(e) }
+      try Reports.write(result, to: staging, options: o)
+      try ReportManifest.place(staging, into: report)
+      placed = true
+    } catch let e as GoldenError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
     for n in result.notes { writeLine(n) }
     if !result.orphans.isEmpty { writeLine("orphan goldens (no scenario): \(result.orphans.joined(separator: ", "))") }
     for v in result.verdicts where v.status == "failed" {

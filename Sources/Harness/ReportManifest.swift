@@ -17,8 +17,25 @@ public enum ReportManifest {
 
   /// Writes the manifest listing `files` (sorted, deduplicated).
   public static func write(_ files: [String], to dir: String) throws {
-    let lines = Set(files).filter(isSafe).sorted()
-    try AtomicFile.write(lines.map { $0 + "\n" }.joined(), to: dir + "/" + name)
+    try AtomicFile.write(text(files), to: dir + "/" + name)
+  }
+
+  /// The manifest's text for `files`: sorted, deduplicated, one a line.
+  static func text(_ files: [String]) -> String {
+    Set(files).filter(isSafe).sorted().map { $0 + "\n" }.joined()
+  }
+
+  /// Moves a finished run's report out of `staging` into `dir`: the previous
+  /// run's files (its manifest) go first, then every staged entry replaces its
+  /// namesake; the staging folder's `.work` stays behind with it.
+  public static func place(_ staging: String, into dir: String) throws {
+    let fm = FileManager.default
+    clean(dir)
+    for entry in try fm.contentsOfDirectory(atPath: staging).sorted() where entry != ".work" {
+      let target = dir + "/" + entry
+      if fm.fileExists(atPath: target) { try fm.removeItem(atPath: target) }
+      try fm.moveItem(atPath: staging + "/" + entry, toPath: target)
+    }
   }
 
   /// Deletes the files the previous manifest lists, then folders those left

@@ -14,10 +14,12 @@ public enum Reports {
 
   /// Writes page, JUnit, report.json and the manifest for `r` into `dir`.
   public static func write(_ r: ReviewReport, to dir: String) throws {
-    try AtomicFile.write(html(r), to: dir + "/report.html")
-    try AtomicFile.write(junit(r), to: dir + "/junit.xml")
-    try AtomicFile.write(r.json.canonicalText(), to: dir + "/report.json")
-    try ReportManifest.write(["report.html", "junit.xml", "report.json"] + r.scenarios.flatMap(\.files), to: dir)
+    var batch = OutputBatch()
+    batch.add(html(r), to: dir + "/report.html")
+    batch.add(junit(r), to: dir + "/junit.xml")
+    batch.add(try r.json.canonicalText(), to: dir + "/report.json")
+    batch.add(ReportManifest.text(["report.html", "junit.xml", "report.json"] + r.scenarios.flatMap(\.files)), to: dir + "/" + ReportManifest.name)
+    try batch.commit()
   }
 
   /// The one line that accepts this scenario's new output: `bullseye verify FILE --mode update-failed`.

@@ -57,3 +57,32 @@ struct NothingHalfWrittenTests {
     #expect(try String(contentsOfFile: dir + "/old/x-edge-strict/result.json", encoding: .utf8) != "earlier")
   }
 }
+
+/// `verify --report DIR`: the report is staged and placed at the end; a failure
+/// leaves DIR as the previous run left it (or absent, when this run made it).
+struct VerifyReportAtomicityTests {
+  static let root = NothingHalfWrittenTests.root
+
+  static func verify(_ report: String, env: [String: String] = [:]) throws -> CLIRunner.Result {
+    try CLIRunner.run(["verify", root + "/Scenarios/archery/x-edge-strict.yaml", "--report", report,
+                       "--golden", root + "/Golden", "--scenario-root", root + "/Scenarios"], env: env)
+  }
+
+  @Test(arguments: ["report.html", "junit.xml", "report.json", ".manifest"])
+  func aFailedReportLeavesTheFolderAsItWas(failing: String) throws {
+    let dir = try CLIRunner.scratch("verify-fail-\(failing)")
+    let fresh = dir + "/new"
+    let r = try Self.verify(fresh, env: ["BULLSEYE_FAIL_WRITE": failing])
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: fresh), "a report folder this run created is removed")
+    let kept = dir + "/kept"
+    let first = try Self.verify(kept)
+    #expect(first.status == 0, "\(first.stderr)")
+    let before = try FileManager.default.subpathsOfDirectory(atPath: kept).sorted()
+    let html = try String(contentsOfFile: kept + "/report.html", encoding: .utf8)
+    let again = try Self.verify(kept, env: ["BULLSEYE_FAIL_WRITE": failing])
+    #expect(again.status == 2)
+    #expect(try FileManager.default.subpathsOfDirectory(atPath: kept).sorted() == before, "no staging folder or half report left")
+    #expect(try String(contentsOfFile: kept + "/report.html", encoding: .utf8) == html)
+  }
+}
