@@ -120,6 +120,10 @@ struct RunArcheryCommand: ParsableCommand {
     }
     do {
       let result = try ArcheryPipeline.run(req)
+      // No face in the picture is an answer (target null, no arrows), said on stderr, not a failure.
+      if result.target == nil, let e = result.error {
+        FileHandle.standardError.write(Data("warning: \(e); the result has target null and no arrows\n".utf8))
+      }
       // The overlay and the result placed together: a failure at either leaves neither.
       var batch = OutputBatch()
       if let overlay {

@@ -72,6 +72,17 @@ public enum ArcheryPipeline {
       failure = "no target face found in the \(r.image.width)x\(r.image.height) image"
       target = nil
     }
+    if var t = target, !injected {
+      // A fit the picture's rings do not bear out is no target: never a confident wrong ellipse.
+      let agreement = TargetLocator.ringAgreement(r.image, fit: t, face: r.face)
+      t.ringAgreement = agreement
+      target = t
+      // Gated on single-spot faces only: a multi-spot sheet is found by its spot blobs first.
+      if r.face.spots.count == 1, agreement < TargetLocator.minimumRingAgreement {
+        failure = "no target face found: the fitted \(r.face.id) outline's rings do not show in the picture (ring agreement \(String(format: "%.2f", agreement)), expected at least \(TargetLocator.minimumRingAgreement))"
+        target = nil
+      }
+    }
 
     var ids = ArrowIDs(style: r.profile.ids, seed: r.seed)
     var detections: [DetectedArrow] = []

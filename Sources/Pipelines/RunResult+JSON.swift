@@ -31,6 +31,7 @@ extension RunResult {
         "ellipse_center": .array([.double(t.ellipse.cx), .double(t.ellipse.cy)]), "rectified": .bool(t.rectification != nil),
         "radius_y": .double(t.ellipse.b), "angle_deg": .double(t.ellipse.angleDeg), "method": .string(t.method),
         "edge_points": .int(t.edgePoints), "median_residual": .double(t.medianResidual),
+        "ring_agreement": t.ringAgreement.map(JSONValue.double) ?? .null,
       ])
     } else {
       out["target"] = .null

@@ -79,4 +79,16 @@ struct OwnPhotoTests {
     let there = try CLIRunner.run(["model", "list", "--json"], env: ["BULLSEYE_MODELS": models])
     #expect(there.status == 0 && there.stdout.contains("\"path\": \"\(models)/arrow-detector.onnx\""), "\(there.stdout)")
   }
+
+  /// A picture with no face in it (four colour blocks) is an answer: exit 0,
+  /// target null, no arrows, and a warning on stderr — never a confident wrong ellipse.
+  @Test func aPictureWithoutATargetGivesTargetNull() throws {
+    let dir = try CLIRunner.scratch("notarget")
+    let r = try CLIRunner.run(["run", "archery", "--image", Self.fixtures + "/quadrants.png", "--out", dir + "/r.json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("warning: no target face found") && r.stderr.contains("ring agreement"), "\(r.stderr)")
+    let o = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any]
+    #expect(o?["target"] is NSNull)
+    #expect((o?["detections"] as? [Any])?.isEmpty == true)
+  }
 }

@@ -39,8 +39,8 @@ struct DecodingTests {
 
   /// (YAML, expected message prefix): every error names file:line:column.
   @Test(arguments: [
-    ("frames:\n  - time_s: 0\n    yolo:\n      - {confidence: 0.5, box: [0, 0, 1, 1], label: x}\n",
-     "t.yaml:4:46: unknown key 'frames[0].yolo[0].label': expected one of box, confidence"),
+    ("frames:\n  - time_s: 0\n    yolo:\n      - {confidence: 0.5, box: [0, 0, 1, 1], colour: x}\n",
+     "t.yaml:4:46: unknown key 'frames[0].yolo[0].colour': expected one of box, confidence, label"),
     ("frame:\n  - time_s: 0\n", "t.yaml:1:1: unknown key 'frame'"),
     ("semantics: {zones: middle}\nframes: [{time_s: 0}]\n", "t.yaml:1:13: zones 'middle' is unknown: expected one of batsight, legacy"),
     ("frames:\n  - time_s: 1.0\n  - time_s: 1.0\n", "t.yaml:3:5: frame time 1.0 s is not after 1.0 s"),
