@@ -114,9 +114,16 @@ struct RunArcheryCommand: ParsableCommand {
     let script = try gestureScript()
     req.gestures = script.effectiveSteps
     req.viewRadius = script.viewRadius
+    // The end is saved into a copy of the database beside it, which replaces the
+    // database last, after the result and overlay are in place: a failure anywhere
+    // leaves the database as it was.
+    var staged: String?
+    defer { if let staged { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: staged + suffix) } } }
     if let db {
       try OutputPaths.checkWritable(db, flag: "--db")
-      req.persist = PersistRequest(path: db, round: round, end: end, coordinates: chosen ?? prof.coordinates)
+      let copy = try Self.stageDatabase(db)
+      staged = copy
+      req.persist = PersistRequest(path: copy, round: round, end: end, coordinates: chosen ?? prof.coordinates)
     }
     do {
       let result = try ArcheryPipeline.run(req)
@@ -133,9 +140,29 @@ struct RunArcheryCommand: ParsableCommand {
       }
       batch.add(try result.json.canonicalText(), to: out)
       try batch.commit()
+      if let db, let copy = staged {
+        guard rename(copy, db) == 0 else { throw CLIError(message: "--db '\(db)' cannot be replaced: \(String(cString: strerror(errno)))") }
+        staged = nil
+      }
     } catch let e as PipelineError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) } catch let e as CanvasError {
       throw CLIError(message: "--overlay '\(overlay ?? "")': \(e)")
     }
+  }
+
+  /// A copy of `db` (empty when it does not exist yet) beside it, with any
+  /// write-ahead log folded in first, for the run to save into.
+  static func stageDatabase(_ db: String) throws -> String {
+    let fm = FileManager.default
+    let url = URL(fileURLWithPath: db)
+    let copy = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).run-\(getpid())").path
+    for suffix in ["", "-wal", "-shm"] { try? fm.removeItem(atPath: copy + suffix) }
+    guard fm.fileExists(atPath: db) else { return copy }
+    do {
+      // Opening and closing the store checkpoints its WAL into the main file.
+      _ = try RoundStore(path: db)
+      try fm.copyItem(atPath: db, toPath: copy)
+    } catch { throw CLIError(message: "--db '\(db)' cannot be read as a round database: \(error)") }
+    return copy
   }
 
   func detectorSource() throws -> DetectorSource {

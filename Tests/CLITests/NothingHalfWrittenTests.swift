@@ -86,3 +86,28 @@ struct VerifyReportAtomicityTests {
     #expect(try String(contentsOfFile: kept + "/report.html", encoding: .utf8) == html)
   }
 }
+
+/// `run archery --db`: the end goes into a copy that replaces the database last,
+/// so a failure at the result leaves the database exactly as it was.
+struct RunDatabaseLastTests {
+  @Test func aFailedResultLeavesTheDatabaseUntouched() throws {
+    let dir = try CLIRunner.scratch("run-db-last")
+    let photo = dir + "/p.png", db = dir + "/round.sqlite"
+    let synth = try CLIRunner.run(["synth", "--seed", "3", "--size", "640x480", "--arrows", "3", "--out", photo])
+    #expect(synth.status == 0, "\(synth.stderr)")
+    let args = ["run", "archery", "--image", photo, "--db", db, "--out", dir + "/r.json"]
+    let failed = try CLIRunner.run(args, env: ["BULLSEYE_FAIL_WRITE": "r.json"])
+    #expect(failed.status == 2)
+    #expect(!FileManager.default.fileExists(atPath: db), "a database this run would create is not left behind")
+    let ok = try CLIRunner.run(args)
+    #expect(ok.status == 0, "\(ok.stderr)")
+    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    let again = try CLIRunner.run(args, env: ["BULLSEYE_FAIL_WRITE": "r.json"])
+    #expect(again.status == 2)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "the database is placed last, after the result")
+    let left = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+    #expect(left == ["p.png", "r.json", "round.sqlite"], "no staged copy left: \(left)")
+    let resume = try CLIRunner.run(["resume", "--db", db, "--round", "1", "--json"])
+    #expect(resume.status == 0, "the placed database is a whole round database: \(resume.stderr)")
+  }
+}
