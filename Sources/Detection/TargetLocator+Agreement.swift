@@ -12,18 +12,19 @@ extension TargetLocator {
   public static let minimumRingAgreement = 0.1
 
   /// How well the picture agrees with the face the fit claims: the share of the
-  /// face's ring boundaries (each spot's, those at least 4 px from their
+  /// face's ring boundaries (each spot's, those at least 12 px from their
   /// neighbours) where, on at least half of the 48 rays from the spot's centre that
   /// stay inside the picture, the
   /// colour changes more sharply within ±0.03 of the boundary's radius than the
   /// ray does typically, at one radius all round (the middle half of those
-  /// places within 0.015 of each other). 0 when no boundary can be seen at all.
+  /// places within 0.015 of each other). Nil when no boundary is far enough
+  /// from its neighbours to judge (a face a few dozen pixels across): no verdict.
   ///
   /// Shape: a 10-zone face in a photo shows its colour changes and most printed
   /// lines (≈ 0.5–1); lines and a circle that are no face show none (0).
-  public static func ringAgreement(_ image: RGBA8Image, fit: TargetFit, face: Face) -> Double {
+  public static func ringAgreement(_ image: RGBA8Image, fit: TargetFit, face: Face) -> Double? {
     let radii = Array(Set(face.zones.map(\.radius))).sorted()
-    guard !radii.isEmpty, image.width > 2, image.height > 2 else { return 0 }
+    guard !radii.isEmpty, image.width > 2, image.height > 2 else { return nil }
     let rays = 48, step = 0.005, reach = (radii.last ?? 1) + 0.12
     let samples = Int(reach / step) + 1
     var seen = 0, visible = 0
@@ -33,7 +34,7 @@ extension TargetLocator {
       // Where, on each ray that sees a boundary, its sharpest change lies (offset from the
       // expected radius): a printed ring puts it at one radius all round; stray lines do not.
       var offsets = [[Double]](repeating: [], count: radii.count)
-      var usable = [Bool](repeating: false, count: radii.count)
+      var usable = [Int](repeating: 0, count: radii.count)  // rays on which each boundary can be told apart
       var raysIn = 0
       for k in 0..<rays {
         let a = Double(k) / Double(rays) * 2 * .pi, c = cos(a), s = sin(a)
@@ -59,8 +60,8 @@ extension TargetLocator {
         let pxPerRadius = ((p1.0 - p0.0) * (p1.0 - p0.0) + (p1.1 - p0.1) * (p1.1 - p0.1)).squareRoot()
         for (b, radius) in radii.enumerated() {
           let gap = min(b > 0 ? radius - radii[b - 1] : radius, b + 1 < radii.count ? radii[b + 1] - radius : 1)
-          guard gap * pxPerRadius >= 4 else { continue }
-          usable[b] = true
+          guard gap * pxPerRadius >= 12 else { continue }
+          usable[b] += 1
           let from = max(0, Int((radius - 0.03) / step)), to = min(samples - 1, Int((radius + 0.03) / step))
           guard let at = (from...to).max(by: { change[$0] < change[$1] }), change[at] >= max(24, 2.5 * typical) else { continue }
           offsets[b].append(Double(at) * step - radius)
@@ -68,14 +69,14 @@ extension TargetLocator {
       }
       // A spot mostly outside the picture says nothing either way.
       guard raysIn * 4 >= rays else { continue }
-      for b in radii.indices where usable[b] {
+      for b in radii.indices where usable[b] * 2 >= raysIn {
         visible += 1
         let o = offsets[b].sorted()
-        guard o.count * 2 >= raysIn else { continue }
+        guard o.count * 2 >= usable[b] else { continue }
         // The middle half of the offsets within 0.015 of each other: one circle, not scattered lines.
         if o[o.count * 3 / 4] - o[o.count / 4] <= 0.015 { seen += 1 }
       }
     }
-    return visible == 0 ? 0 : Double(seen) / Double(visible)
+    return visible == 0 ? nil : Double(seen) / Double(visible)
   }
 }

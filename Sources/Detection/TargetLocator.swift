@@ -18,7 +18,7 @@ public struct TargetFit: Sendable, Hashable {
   public var medianResidual: Double
   /// Perspective undone from two concentric ring edges, when the face has them.
   public var rectification: Rectification?
-  /// How well the picture agrees with the face's rings (`ringAgreement`); nil until measured.
+  /// How well the picture agrees with the face's rings (`ringAgreement`); nil until measured, or when too small to judge.
   public var ringAgreement: Double?
   /// The fitted ring in the rectified frame, and its radius in face units.
   var rectifiedRing: FittedEllipse?

@@ -78,7 +78,7 @@ public enum ArcheryPipeline {
       t.ringAgreement = agreement
       target = t
       // Gated on single-spot faces only: a multi-spot sheet is found by its spot blobs first.
-      if r.face.spots.count == 1, agreement < TargetLocator.minimumRingAgreement {
+      if r.face.spots.count == 1, let agreement, agreement < TargetLocator.minimumRingAgreement {
         failure = "no target face found: the fitted \(r.face.id) outline's rings do not show in the picture (ring agreement \(String(format: "%.2f", agreement)), expected at least \(TargetLocator.minimumRingAgreement))"
         target = nil
       }
