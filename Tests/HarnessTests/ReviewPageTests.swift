@@ -9,19 +9,7 @@ import Testing
 /// when the previous manifest lists them, and shard folders merged.
 struct ReviewPageTests {
   func tree(_ name: String) throws -> VerifyOptions {
-    var files: [String: String] = [:]
-    for (i, face) in ["10_zone", "5_zone", "WA_field"].enumerated() {
-      files["tiny-\(i).yaml"] = """
-        id: tiny-\(i)
-        face: \(face)
-        seed: \(i)
-        size: \(i == 0 ? "480x360" : "160x120")
-        profile: ios
-        scene: {noise: 0, jpeg: 0}
-        arrows: [{x: 0.1, y: 0.1}, {x: -0.3, y: 0.2}]
-        """
-    }
-    var o = try scratchTree("review-\(name)", scenarios: files)
+    var o = try scratchTree("review-\(name)", scenarios: tinyScenarios(firstSize: "480x360"))
     o.mode = .recordMissing
     try Reports.write(try Verifier.run(o) { _ in }, to: o.reportDir, options: o)
     o.mode = .verify

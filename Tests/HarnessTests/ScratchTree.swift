@@ -13,3 +13,21 @@ func scratchTree(_ name: String, scenarios: [String: String]) throws -> VerifyOp
   o.goldenRoot = root + "/Golden"; o.reportDir = root + "/Renders"
   return o
 }
+
+/// Three small archery scenarios (`tiny-0` … `tiny-2`, faces 10_zone, 5_zone,
+/// WA_field, two arrows each); `tiny-0` is drawn at `firstSize`, the rest at 160x120.
+func tinyScenarios(firstSize: String = "160x120") -> [String: String] {
+  var files: [String: String] = [:]
+  for (i, face) in ["10_zone", "5_zone", "WA_field"].enumerated() {
+    files["tiny-\(i).yaml"] = """
+      id: tiny-\(i)
+      face: \(face)
+      seed: \(i)
+      size: \(i == 0 ? firstSize : "160x120")
+      profile: ios
+      scene: {noise: 0, jpeg: 0}
+      arrows: [{x: 0.1, y: 0.1}, {x: -0.3, y: 0.2}]
+      """
+  }
+  return files
+}

@@ -8,19 +8,7 @@ import Testing
 /// orphans are found and pruned only on full runs.
 struct VerifierTests {
   func tree(_ name: String) throws -> VerifyOptions {
-    var files: [String: String] = [:]
-    for (i, face) in ["10_zone", "5_zone", "WA_field"].enumerated() {
-      files["tiny-\(i).yaml"] = """
-        id: tiny-\(i)
-        face: \(face)
-        seed: \(i)
-        size: 160x120
-        profile: ios
-        scene: {noise: 0, jpeg: 0}
-        arrows: [{x: 0.1, y: 0.1}, {x: -0.3, y: 0.2}]
-        """
-    }
-    return try scratchTree("verify-\(name)", scenarios: files)
+    try scratchTree("verify-\(name)", scenarios: tinyScenarios())
   }
 
   @Test func recordVerifyAndCatchOnePixel() throws {
