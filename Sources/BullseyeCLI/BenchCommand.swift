@@ -7,7 +7,7 @@ import Synth
 struct BenchCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bench", abstract: "Measure rendering and scoring speed.", discussion: "Example: bullseye bench pipeline --size 1280x960",
-    subcommands: [SynthBench.self, ScoringBench.self, PipelineBench.self, ConformBench.self, PhotoBench.self])
+    subcommands: [SynthBench.self, ScoringBench.self, PipelineBench.self, ConformBench.self, PhotoBench.self, PeakBench.self])
 }
 
 /// Median of a list of durations in milliseconds.

@@ -84,8 +84,13 @@ struct ModelRun: ParsableCommand {
     guard let out = result[outPort.name] else { throw CLIError(message: "model produced no '\(outPort.name)'") }
     try inferenceCall { try NPY.write(out, to: output) }
     if json {
-      print(try JSONValue.object(["median_ms": .double(medianMS(samples)), "threads": .int(threads), "repeat": .int(repeat_),
-                                  "output_shape": .array(out.shape.map(JSONValue.int))]).canonicalText(), terminator: "")
+      // GFLOP/s counts a multiply-add as two operations (the model's MACs × 2).
+      let macs = (try? InferenceModel.summary(contentsOf: model))?.macs
+      let ms = medianMS(samples)
+      print(try JSONValue.object(["median_ms": .double(ms), "threads": .int(threads), "repeat": .int(repeat_),
+                                  "output_shape": .array(out.shape.map(JSONValue.int)), "isa": .string(PeakFMA.currentISA),
+                                  "macs": macs.map(JSONValue.int) ?? .null,
+                                  "gflops": macs.map { .double(2 * Double($0) / (ms * 1e6)) } ?? .null]).canonicalText(), terminator: "")
     } else {
       print("\(outPort.name) \(out.shape): median \(String(format: "%.2f", medianMS(samples))) ms over \(repeat_) run(s) on \(threads) thread(s)")
     }

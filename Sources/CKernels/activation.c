@@ -40,7 +40,25 @@ float bk_expf(float x) {
   return p * from_bits((uint32_t)(n2 + 127) << 23);
 }
 
-static float sigmoid(float x) { return 1.0f / (1.0f + bk_expf(-x)); }
+// The scalar twin of SIG_BODY (activation.h), operation for operation.
+static float sigmoid(float x) {
+  float z = 0.0f - x;
+  z = z < 88.0f ? z : 88.0f;
+  z = z > -87.0f ? z : -87.0f;
+  float n = fmaf(z, 1.44269504f, 12582912.0f) - 12582912.0f;
+  float r = fmaf(-n, 0.693145752f, z);
+  r = fmaf(-n, 1.42860677e-06f, r);
+  float p = 1.0f / 5040.0f;
+  p = fmaf(p, r, 1.0f / 720.0f);
+  p = fmaf(p, r, 1.0f / 120.0f);
+  p = fmaf(p, r, 1.0f / 24.0f);
+  p = fmaf(p, r, 1.0f / 6.0f);
+  p = fmaf(p, r, 0.5f);
+  p = fmaf(p, r, 1.0f);
+  p = fmaf(p, r, 1.0f);
+  float e = p * from_bits((uint32_t)((int)n + 127) << 23);
+  return 1.0f / (1.0f + e);
+}
 
 // NaN inputs pass through unchanged (same bits) in every path.
 static float sigmoid_act(float x) { return x != x ? x : sigmoid(x); }

@@ -196,8 +196,10 @@ gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
     ptrdiff_t k0s = 0;
     do {
       ptrdiff_t kc = K - k0s < KC ? K - k0s : KC;
-      if (g)
-        pack_conv512(pack, 32, B, g, k0s, kc, nbase + n0, nr);
+      if (g) {
+        if (!bk_pack_conv512(pack, B, g, k0s, kc, nbase + n0, nr))
+          pack_conv512(pack, 32, B, g, k0s, kc, nbase + n0, nr);
+      }
       else
         for (ptrdiff_t k = 0; k < kc; k++) {
           const float *src = B + (k0s + k) * ldb + n0;
@@ -207,9 +209,9 @@ gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
       int first = k0s == 0;
       const BKEpilogue *last = k0s + kc == K ? ep : NULL;
       for (ptrdiff_t m0 = 0; m0 < M; m0 += MR512) {
+        int mr = M - m0 < MR512 ? (int)(M - m0) : MR512;
         float *c = C + m0 * ldc + n0;
         const float *bs = bias ? bias + m0 : NULL;
-        int mr = M - m0 < MR512 ? (int)(M - m0) : MR512;
         const float *a = A + m0 * lda + k0s;
         switch (mr) {
 #define CASE(R) case R: ukr512(R, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1, last); break;

@@ -43,6 +43,8 @@ final class Plan: @unchecked Sendable {
   struct Step {
     let label: String
     let op: String
+    /// Multiply-adds the step does (for the profile's GFLOP/s).
+    let macs: Int
     let run: Kernel
   }
   enum Source {
@@ -79,18 +81,19 @@ final class Plan: @unchecked Sendable {
     }
     if Plan.profiling {
       var byOp: [String: Double] = [:]
-      var byNode: [(String, Double)] = []
+      var byNode: [(String, Double, Int)] = []
       for s in steps {
         let t = DispatchTime.now().uptimeNanoseconds
         s.run(exec)
         let ms = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
         byOp[s.op, default: 0] += ms
-        byNode.append((s.label, ms))
+        byNode.append((s.label, ms, s.macs))
       }
       // BULLSEYE_PROFILE_NODES=N also lists the N slowest nodes.
       if let n = Int(ProcessInfo.processInfo.environment["BULLSEYE_PROFILE_NODES"] ?? ""), n > 0 {
-        for (l, ms) in byNode.sorted(by: { $0.1 > $1.1 }).prefix(n) {
-          FileHandle.standardError.write(Data(String(format: "  %@ %.2f ms\n", l, ms).utf8))
+        for (l, ms, m) in byNode.sorted(by: { $0.1 > $1.1 }).prefix(n) {
+          let rate = m > 0 && ms > 0 ? String(format: " %.1f GFLOP/s", 2 * Double(m) / (ms * 1e6)) : ""
+          FileHandle.standardError.write(Data(String(format: "  %@ %.3f ms%@\n", l, ms, rate).utf8))
         }
       }
       let total = byOp.values.reduce(0, +)

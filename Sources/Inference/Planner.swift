@@ -22,6 +22,7 @@ struct Planner {
   private struct Pending {
     var label: String
     var op: String
+    var macs: Int
     var factory: KernelFactory
     var ins: [Ref?]
     var outs: [Int]
@@ -148,7 +149,7 @@ struct Planner {
           }
         }
         let wsId = ws > 0 ? try newBuffer([ws], what: "Node \(node.label) (\(node.opType)) workspace") : nil
-        pending.append(Pending(label: node.label, op: node.opType + (node.activation != nil ? "+act" : ""), factory: factory, ins: ins, outs: outs, ws: wsId))
+        pending.append(Pending(label: node.label, op: node.opType + (node.activation != nil ? "+act" : ""), macs: m, factory: factory, ins: ins, outs: outs, ws: wsId))
       }
     }
 
@@ -230,7 +231,7 @@ struct Planner {
         }
       }
       let b = Buffers(ins: ins, outs: st.outs.map { base + offsets[$0] }, ws: st.ws.map { base + offsets[$0] })
-      result.steps.append(Plan.Step(label: st.label, op: st.op, run: st.factory(b)))
+      result.steps.append(Plan.Step(label: st.label, op: st.op, macs: st.macs, run: st.factory(b)))
     }
     for o in graph.outputs {
       if case .buffer(let id, let s, let d) = slots[o.name] {

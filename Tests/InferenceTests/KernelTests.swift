@@ -319,6 +319,23 @@ struct KernelTests {
     }
   }
 
+  @Test("Sigmoid and SiLU (FMA exp, clamped argument) are accurate to about an ulp and saturate cleanly")
+  func sigmoidIsAccurate() {
+    var x: Float = -86
+    var xs: [Float] = []
+    while x < 86 { xs.append(x); x += 0.173 }
+    var s = xs, silu = xs
+    bk_activate(&s, s.count, Int32(BK_ACT_SIGMOID), 0, 0)
+    bk_activate(&silu, silu.count, Int32(BK_ACT_SILU), 0, 0)
+    let ref = xs.map { 1 / (1 + Foundation.exp(-Double($0))) }
+    #expect(compare(s, ref.map { Float($0) }, .float32Function) == nil)
+    #expect(compare(silu, zip(xs, ref).map { Float(Double($0) * $1) }, .float32Function) == nil)
+    var edges: [Float] = [-1000, -200, 0, 200, 1000, .infinity, -.infinity]
+    bk_activate(&edges, edges.count, Int32(BK_ACT_SIGMOID), 0, 0)
+    #expect(edges[0] < 1e-37 && edges[1] < 1e-37 && edges[2] == 0.5 && edges[3] == 1 && edges[4] == 1)
+    #expect(edges[5] == 1 && edges[6] < 1e-37)
+  }
+
   @Test func expIsAccurate() {
     var worst: Double = 0
     var x: Float = -87

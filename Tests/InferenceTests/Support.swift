@@ -32,6 +32,8 @@ enum Tolerance {
 
   static let onnxBackend = Tolerance.close(rtol: 1e-3, atol: 1e-7)
   static let golden = Tolerance.relativeToMax(1e-4)
+  /// A Float32 transcendental (sigmoid, SiLU) against Double, about an ulp.
+  static let float32Function = Tolerance.close(rtol: 1e-6, atol: 0)
 }
 
 struct Mismatch: CustomStringConvertible {

@@ -19,6 +19,11 @@ enum {
 /// The best instruction set this CPU and OS support (cpuid + xgetbv).
 int bk_best_isa(void);
 
+/// Runs `iters` rounds of 12 independent FMA chains on `isa` (clamped to the
+/// CPU) and returns the floating-point operations done; the chains' sum goes
+/// to `sink` so nothing is optimised away. Timing it gives one core's peak.
+long long bk_peak_fma(int isa, long long iters, double *sink);
+
 /// An activation applied to GEMM outputs (`BK_ACT_*`), same bits as
 /// bk_activate on the finished matrix.
 typedef struct {
