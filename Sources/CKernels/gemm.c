@@ -148,13 +148,16 @@ pack_conv(float *pack, int width, const float *x,
 __attribute__((target("avx512f"), always_inline)) static inline void
 ukr512(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
        const ptrdiff_t ks, const float *P, float *C, ptrdiff_t ldc,
-       const float *bias, int first, __mmask16 k0, __mmask16 k1,
+       const float *bias, int first, int full, __mmask16 k0, __mmask16 k1,
        const BKEpilogue *ep) {
   __m512 c0[MR512], c1[MR512];
   _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
     if (first) {
       c0[r] = _mm512_set1_ps(bias ? bias[r] : 0.0f);
       c1[r] = c0[r];
+    } else if (full) {
+      c0[r] = _mm512_loadu_ps(C + r * ldc);
+      c1[r] = _mm512_loadu_ps(C + r * ldc + 16);
     } else {
       c0[r] = _mm512_maskz_loadu_ps(k0, C + r * ldc);
       c1[r] = _mm512_maskz_loadu_ps(k1, C + r * ldc + 16);
@@ -175,10 +178,16 @@ ukr512(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
       c0[r] = act512v(c0[r], ep->act, ep->alpha, ep->beta);
       c1[r] = act512v(c1[r], ep->act, ep->alpha, ep->beta);
     }
-  _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
-    _mm512_mask_storeu_ps(C + r * ldc, k0, c0[r]);
-    _mm512_mask_storeu_ps(C + r * ldc + 16, k1, c1[r]);
-  }
+  if (full)
+    _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
+      _mm512_storeu_ps(C + r * ldc, c0[r]);
+      _mm512_storeu_ps(C + r * ldc + 16, c1[r]);
+    }
+  else
+    _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
+      _mm512_mask_storeu_ps(C + r * ldc, k0, c0[r]);
+      _mm512_mask_storeu_ps(C + r * ldc + 16, k1, c1[r]);
+    }
 }
 
 NO_MEMCPY __attribute__((target("avx512f"))) static void
@@ -189,6 +198,7 @@ gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
   float pack[KC * 32] __attribute__((aligned(64)));
   for (ptrdiff_t n0 = 0; n0 < N; n0 += 32) {
     ptrdiff_t nr = N - n0 < 32 ? N - n0 : 32;
+    const int full = nr == 32;
     __mmask16 k0 = nr >= 16 ? 0xFFFF : (__mmask16)((1u << nr) - 1);
     __mmask16 k1 = nr >= 32 ? 0xFFFF
                    : nr > 16 ? (__mmask16)((1u << (nr - 16)) - 1)
@@ -214,10 +224,10 @@ gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
         const float *bs = bias ? bias + m0 : NULL;
         const float *a = A + m0 * lda + k0s;
         switch (mr) {
-#define CASE(R) case R: ukr512(R, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1, last); break;
+#define CASE(R) case R: ukr512(R, kc, a, lda, 1, pack, c, ldc, bs, first, full, k0, k1, last); break;
         CASE(12) CASE(11) CASE(10) CASE(9) CASE(8) CASE(7) CASE(6) CASE(5)
         CASE(4) CASE(3) CASE(2)
-        default: ukr512(1, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1, last); break;
+        default: ukr512(1, kc, a, lda, 1, pack, c, ldc, bs, first, full, k0, k1, last); break;
 #undef CASE
         }
       }
@@ -233,13 +243,16 @@ gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
 __attribute__((target("avx2,fma"), always_inline)) static inline void
 ukr256(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
        const ptrdiff_t ks, const float *P, float *C, ptrdiff_t ldc,
-       const float *bias, int first, __m256i k0, __m256i k1,
+       const float *bias, int first, int full, __m256i k0, __m256i k1,
        const BKEpilogue *ep) {
   __m256 c0[MR256], c1[MR256];
   _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
     if (first) {
       c0[r] = _mm256_set1_ps(bias ? bias[r] : 0.0f);
       c1[r] = c0[r];
+    } else if (full) {
+      c0[r] = _mm256_loadu_ps(C + r * ldc);
+      c1[r] = _mm256_loadu_ps(C + r * ldc + 8);
     } else {
       c0[r] = _mm256_maskload_ps(C + r * ldc, k0);
       c1[r] = _mm256_maskload_ps(C + r * ldc + 8, k1);
@@ -259,10 +272,17 @@ ukr256(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
       c0[r] = act256v(c0[r], ep->act, ep->alpha, ep->beta);
       c1[r] = act256v(c1[r], ep->act, ep->alpha, ep->beta);
     }
-  _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
-    _mm256_maskstore_ps(C + r * ldc, k0, c0[r]);
-    _mm256_maskstore_ps(C + r * ldc + 8, k1, c1[r]);
-  }
+  // Masked stores are slow on AMD cores; a full panel stores plainly.
+  if (full)
+    _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
+      _mm256_storeu_ps(C + r * ldc, c0[r]);
+      _mm256_storeu_ps(C + r * ldc + 8, c1[r]);
+    }
+  else
+    _Pragma("clang loop unroll(full)") for (int r = 0; r < mr; r++) {
+      _mm256_maskstore_ps(C + r * ldc, k0, c0[r]);
+      _mm256_maskstore_ps(C + r * ldc + 8, k1, c1[r]);
+    }
 }
 
 
@@ -274,13 +294,16 @@ gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
   float pack[KC * 16] __attribute__((aligned(32)));
   for (ptrdiff_t n0 = 0; n0 < N; n0 += 16) {
     ptrdiff_t nr = N - n0 < 16 ? N - n0 : 16;
+    const int full = nr == 16;
     __m256i k0 = lane_mask(nr >= 8 ? 8 : nr);
     __m256i k1 = lane_mask(nr > 8 ? nr - 8 : 0);
     ptrdiff_t k0s = 0;
     do {
       ptrdiff_t kc = K - k0s < KC ? K - k0s : KC;
-      if (g)
-        pack_conv(pack, 16, B, g, k0s, kc, nbase + n0, nr);
+      if (g) {
+        if (!bk_pack_conv256(pack, B, g, k0s, kc, nbase + n0, nr))
+          pack_conv(pack, 16, B, g, k0s, kc, nbase + n0, nr);
+      }
       else
         for (ptrdiff_t k = 0; k < kc; k++) {
           const float *src = B + (k0s + k) * ldb + n0;
@@ -295,9 +318,9 @@ gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
         int mr = M - m0 < MR256 ? (int)(M - m0) : MR256;
         const float *a = A + m0 * lda + k0s;
         switch (mr) {
-#define CASE(R) case R: ukr256(R, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1, last); break;
+#define CASE(R) case R: ukr256(R, kc, a, lda, 1, pack, c, ldc, bs, first, full, k0, k1, last); break;
         CASE(6) CASE(5) CASE(4) CASE(3) CASE(2)
-        default: ukr256(1, kc, a, lda, 1, pack, c, ldc, bs, first, k0, k1, last); break;
+        default: ukr256(1, kc, a, lda, 1, pack, c, ldc, bs, first, full, k0, k1, last); break;
 #undef CASE
         }
       }

@@ -29,4 +29,9 @@ int bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
 int bk_pack_conv512(float *pack, const float *x, const BKConvGeom *g,
                     ptrdiff_t k0, ptrdiff_t kc, ptrdiff_t n0, ptrdiff_t nr);
 
+/// bk_pack_conv512 for AVX2's 16-column panels: pack[k * 16 + lane], 32-byte
+/// aligned; the same limits, 0 when it does not apply.
+int bk_pack_conv256(float *pack, const float *x, const BKConvGeom *g,
+                    ptrdiff_t k0, ptrdiff_t kc, ptrdiff_t n0, ptrdiff_t nr);
+
 #endif
