@@ -1,38 +1,47 @@
 """Benchmark: Bullseye's CPU runtime next to onnxruntime, same machine, same run.
 
-For YOLOv8n and YOLO11n at 640 and MobileNetV3-small at 224 (the models
-compare_models.py builds in .build-models/, built here if missing), measures
-ms per image at 1 and 2 threads:
-  onnxruntime  intra_op_num_threads=N, inter_op 1, sequential execution, all
-               graph optimisations; one session per thread count, 3 warm-up
-               runs, then the median of --repeat runs.
+Models: the reference models compare_models.py builds in .build-models/
+(YOLOv8n 640, YOLO11n 320, MobileNetV3-small 224; built here if missing) and
+every shipped model in Models/. For each model and thread count (1, 2):
+  onnxruntime  pinned (requirements-compare.txt); intra_op_num_threads=N,
+               inter_op 1, sequential execution, all graph optimisations,
+               spinning off; 3 warm-up runs, then the median of --repeat runs.
   bullseye     `bullseye model run MODEL --input IN --threads N --repeat R --json`
-               (one warm-up run inside, then median_ms of R runs).
-Each pass measures every (model, threads) pair for both engines back to back;
-the reported figure is the median of the pass medians. It also checks that our
-1-thread and 2-thread outputs are byte-identical.
+               (one warm-up run inside, then the median of R runs), on the
+               machine's best instruction set and, on an AVX-512 machine, also
+               with BULLSEYE_ISA=avx2.
+Each pass measures every (model, threads) pair for both engines back to back
+(interleaved); a figure is the median of the pass medians. GFLOP/s counts the
+model's multiply-adds twice; the share of peak divides by one core's FMA peak
+× threads, measured by `bullseye bench peak` on the same instruction set.
+The load average is sampled before, after and between passes.
 
-Bars (from the issue): ours 1t ≤ 1.5 × onnxruntime 1t; ours 2t at least 1.7×
-faster than ours 1t. Timings on a shared machine vary by ±15 %; the load
-average before and after is recorded.
+Bars (the inference issue): on 1 thread ours ≤ 1.15 × onnxruntime on every
+model (≤ 1.3 × for the AVX2 path on an AVX-512 machine; the goal is 1.0);
+2 threads at least 1.85 × faster than 1 on models of 10 ms or more on one
+thread, 1.5 × on smaller ones; outputs byte-identical across thread counts and
+instruction sets, and within 1e-4 × max|onnxruntime| of onnxruntime.
 
 Usage:
-  python Training/inference/bench_inference.py [--variant slim|plain] [--repeat 20]
-         [--passes 3] [--models ...] [--out .build-models] [--json PATH]
+  python Training/inference/bench_inference.py [--repeat 20] [--passes 3]
+         [--models yolov8n,yolo11n_320,...] [--no-shipped] [--strict] [--json PATH]
+(`make bench-inference`). --strict makes a missed bar exit 1.
 """
 import argparse
 import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare_models import MODELS, REPO, build_models, bullseye_run, find_bullseye, make_input  # noqa: E402
+from compare_models import REPO, build_models, find_bullseye, make_input  # noqa: E402
 
-SIZES = {"yolov8n": 640, "yolo11n": 640, "mobilenet_v3_small": 224}
+REFERENCE = ("yolov8n", "yolo11n_320", "mobilenet_v3_small")
+BAR_1T, BAR_1T_AVX2, BAR_2T_BIG, BAR_2T_SMALL, BIG_MS, ACCURACY = 1.15, 1.3, 1.85, 1.5, 10.0, 1e-4
 
 
 def ort_session(path, threads):
@@ -43,6 +52,7 @@ def ort_session(path, threads):
     so.inter_op_num_threads = 1
     so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    so.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
 
 
@@ -56,6 +66,28 @@ def ort_median_ms(session, x, repeat, warmup=3):
         session.run(None, feed)
         t.append((time.perf_counter() - a) * 1e3)
     return statistics.median(t)
+
+
+def ours(exe, model, inp, outp, threads, repeat, isa):
+    env = dict(os.environ)
+    env.pop("BULLSEYE_ISA", None)
+    if isa:
+        env["BULLSEYE_ISA"] = isa
+    cmd = [str(exe), "model", "run", str(model), "--input", str(inp), "--output", str(outp),
+           "--threads", str(threads), "--repeat", str(repeat), "--json"]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)}: {(r.stderr or r.stdout).strip()}")
+    return json.loads(r.stdout)
+
+
+def peak(exe, isa):
+    env = dict(os.environ)
+    env.pop("BULLSEYE_ISA", None)
+    if isa:
+        env["BULLSEYE_ISA"] = isa
+    r = subprocess.run([str(exe), "bench", "peak", "--json"], capture_output=True, text=True, env=env, check=True)
+    return json.loads(r.stdout)
 
 
 def cpu_name():
@@ -72,13 +104,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=REPO / ".build-models")
     ap.add_argument("--bullseye", help="bullseye binary (default .build/release/bullseye, built if missing)")
-    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--models", default=",".join(REFERENCE), help="reference models (compare_models.py names)")
+    ap.add_argument("--no-shipped", action="store_true", help="leave out the models in Models/")
     ap.add_argument("--variant", choices=("slim", "plain"), default="slim",
                     help="YOLO export to time: onnxslim-simplified (Ultralytics' default) or plain")
     ap.add_argument("--repeat", type=int, default=20, help="timed runs per measurement (≥ 20)")
     ap.add_argument("--passes", type=int, default=3)
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--strict", action="store_true", help="exit 1 when a bar is missed")
     ap.add_argument("--json", type=Path, help="default OUT/bench_inference.json")
     a = ap.parse_args()
     if a.repeat < 20:
@@ -90,74 +124,113 @@ def main():
     names = [n for n in a.models.split(",") if n]
     threads = [int(t) for t in a.threads.split(",")]
     out = a.out.resolve()
-    built = build_models(out, names, a.seed)
+    built = build_models(out, names, a.seed) if names else {}
     exe = find_bullseye(a.bullseye, True)
-    jobs = []
-    for n in names:
+    jobs = []  # (label, onnx path, input path, input array)
+    for i, n in enumerate(names):
         v = f"{n}-slim" if a.variant == "slim" and f"{n}-slim" in built else n
-        inp = make_input(out / f"{n}.input.npy", built[v], a.seed + MODELS.index(n))
-        jobs.append((n, v, built[v], inp, np.load(inp)))
+        inp = make_input(out / f"{n}.input.npy", built[v], a.seed + i)
+        jobs.append((v, built[v], inp))
+    if not a.no_shipped:
+        for i, p in enumerate(sorted((REPO / "Models").glob("*.onnx"))):
+            inp = make_input(out / f"shipped-{p.stem}.input.npy", p, a.seed + 100 + i)
+            jobs.append((p.stem, p, inp))
 
-    load0 = os.getloadavg()
-    print(f"{cpu_name()}, {os.cpu_count()} CPUs, load {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}; "
-          f"onnxruntime {ort.__version__}; {a.passes} passes × {a.repeat} runs", file=sys.stderr)
-    sessions = {(v, t): ort_session(p, t) for _, v, p, _, _ in jobs for t in threads}
-    samples = {}  # (variant, engine, threads) -> [pass medians]
-    identical = {}
+    best = peak(exe, None)
+    isas = [None] + (["avx2"] if best["isa"] == "avx512" else [])
+    peaks = {None: best["gflops"], **{i: peak(exe, i)["gflops"] for i in isas if i}}
+    isa_name = {None: best["isa"], "avx2": "avx2"}
+    load = [os.getloadavg()[0]]
+    print(f"{cpu_name()}, {os.cpu_count()} CPUs, load {load[0]:.2f}; onnxruntime {ort.__version__}; "
+          f"peak per core: " + ", ".join(f"{isa_name[i]} {peaks[i]:.1f} GFLOP/s" for i in isas) +
+          f"; {a.passes} passes × {a.repeat} runs", file=sys.stderr)
+    sessions = {(v, t): ort_session(p, t) for v, p, _ in jobs for t in threads}
+    samples, outputs, macs = {}, {}, {}
     for p in range(a.passes):
-        for _, v, path, inp, x in jobs:
-            outs = {}
+        for v, path, inp in jobs:
+            x = np.load(inp)
             for t in threads:
                 samples.setdefault((v, "ort", t), []).append(ort_median_ms(sessions[(v, t)], x, a.repeat))
-                time.sleep(0.2)  # let onnxruntime's worker threads stop spinning
-                o = out / f"{v}.bench.t{t}.npy"
-                r = bullseye_run(exe, path, inp, o, t, a.repeat)
-                samples.setdefault((v, "ours", t), []).append(r["median_ms"])
-                outs[t] = o.read_bytes()
-            identical[v] = identical.get(v, True) and len(set(outs.values())) == 1
-            print(f"pass {p + 1}: {v}: " + ", ".join(f"{e} {t}t {samples[(v, e, t)][-1]:.2f}"
-                                                     for t in threads for e in ("ort", "ours")), file=sys.stderr)
-    load1 = os.getloadavg()
+                time.sleep(0.2)  # let onnxruntime's worker threads go idle
+                for isa in isas:
+                    o = out / f"{v}.bench.{isa_name[isa]}.t{t}.npy"
+                    r = ours(exe, path, inp, o, t, a.repeat, isa)
+                    samples.setdefault((v, isa, t), []).append(r["median_ms"])
+                    macs[v] = r.get("macs")
+                    outputs.setdefault(v, set()).add(o.read_bytes())
+            print(f"pass {p + 1}: {v}: " + ", ".join(
+                f"{isa_name.get(e, e)} {t}t {samples[(v, e, t)][-1]:.2f}" for t in threads for e in ["ort"] + isas),
+                file=sys.stderr)
+        load.append(os.getloadavg()[0])
 
-    rows = []
-    for n, v, _, _, _ in jobs:
-        med = {(e, t): statistics.median(samples[(v, e, t)]) for e in ("ort", "ours") for t in threads}
-        row = {"model": v, "size": SIZES[n], "ms": {f"{e}_{t}t": round(m, 3) for (e, t), m in med.items()},
-               "passes": {f"{e}_{t}t": [round(s, 3) for s in samples[(v, e, t)]] for e in ("ort", "ours") for t in threads},
-               "threads_bit_identical": identical[v]}
-        if 1 in threads:
-            row["ours_over_ort_1t"] = med[("ours", 1)] / med[("ort", 1)]
-            row["bar_1t_le_1.5x_ort"] = row["ours_over_ort_1t"] <= 1.5
+    rows, misses = [], []
+    for v, path, inp in jobs:
+        med = {k[1:]: statistics.median(s) for k, s in samples.items() if k[0] == v}
+        s1 = sessions[(v, threads[0])]
+        ref = s1.run(None, {s1.get_inputs()[0].name: np.load(inp)})[0]
+        mine = np.load(out / f"{v}.bench.{isa_name[None]}.t{threads[0]}.npy")
+        acc = float(np.abs(mine.astype(np.float64) - ref).max() / max(np.abs(ref).max(), 1e-30))
+        row = {"model": v, "macs": macs[v], "ms": {f"{isa_name.get(e, e)}_{t}t": round(m, 3) for (e, t), m in med.items()},
+               "identical_across_threads_and_isas": len(outputs[v]) == 1, "max_rel_diff_vs_ort": acc}
+        gf = lambda ms, t: (2 * macs[v] / (ms * 1e6)) if macs[v] else None  # noqa: E731
+        for t in threads:
+            for e in isas:
+                ratio = med[(e, t)] / med[("ort", t)]
+                row[f"ratio_{isa_name[e]}_{t}t"] = ratio
+                g = gf(med[(e, t)], t)
+                row[f"gflops_{isa_name[e]}_{t}t"] = g
+                row[f"peak_share_{isa_name[e]}_{t}t"] = g / (peaks[e] * t) if g else None
+                if t == 1:
+                    bar = BAR_1T if e is None else BAR_1T_AVX2
+                    if ratio > bar:
+                        misses.append(f"{v}: {isa_name[e]} 1 thread {ratio:.2f} × onnxruntime (bar {bar})")
+            row[f"gflops_ort_{t}t"] = gf(med[("ort", t)], t)
         if 1 in threads and 2 in threads:
-            row["ours_over_ort_2t"] = med[("ours", 2)] / med[("ort", 2)]
-            row["ours_speedup_2t"] = med[("ours", 1)] / med[("ours", 2)]
+            sp = med[(None, 1)] / med[(None, 2)]
+            bar = BAR_2T_BIG if med[(None, 1)] >= BIG_MS else BAR_2T_SMALL
+            row["speedup_2t"], row["speedup_bar"] = sp, bar
             row["ort_speedup_2t"] = med[("ort", 1)] / med[("ort", 2)]
-            row["bar_speedup_ge_1.7"] = row["ours_speedup_2t"] >= 1.7
+            if sp < bar:
+                misses.append(f"{v}: 2 threads {sp:.2f} × faster than 1 (bar {bar})")
+        if not row["identical_across_threads_and_isas"]:
+            misses.append(f"{v}: outputs differ across thread counts or instruction sets")
+        if acc > ACCURACY:
+            misses.append(f"{v}: max |ours − onnxruntime| is {acc:.2e} × max|onnxruntime| (bar {ACCURACY})")
         rows.append(row)
 
-    if threads == [1, 2]:
-        hdr = (f"{'model':<20} {'size':>4} {'ORT 1t':>8} {'ORT 2t':>8} {'ours 1t':>8} {'ours 2t':>8} "
-               f"{'ours/ORT 1t':>11} {'ours/ORT 2t':>11} {'ORT ×2t':>7} {'ours ×2t':>8} {'1t==2t':>6}")
-        print(hdr)
-        print("-" * len(hdr))
-        for r in rows:
-            ms = r["ms"]
-            print(f"{r['model']:<20} {r['size']:>4} {ms['ort_1t']:>8.2f} {ms['ort_2t']:>8.2f} {ms['ours_1t']:>8.2f} "
-                  f"{ms['ours_2t']:>8.2f} {r['ours_over_ort_1t']:>10.2f}{'' if r['bar_1t_le_1.5x_ort'] else '!'} "
-                  f"{r['ours_over_ort_2t']:>11.2f} {r['ort_speedup_2t']:>7.2f} "
-                  f"{r['ours_speedup_2t']:>7.2f}{'' if r['bar_speedup_ge_1.7'] else '!'} "
-                  f"{'yes' if r['threads_bit_identical'] else 'NO':>6}")
-        print("ms per image, median of pass medians; ! = misses the bar (ours 1t ≤ 1.5× ORT 1t; ours ×2t ≥ 1.7)")
-    else:
-        for r in rows:
-            print(r["model"], r["ms"])
-    print(f"load average {load0[0]:.2f} before, {load1[0]:.2f} after", file=sys.stderr)
+    cols = [(f"{isa_name[e]} {t}t", e, t) for t in threads for e in isas]
+    hdr = f"{'model':<22} {'ORT 1t':>7} " + " ".join(f"{c[0] + ' ms':>13} {'×ORT':>5} {'%peak':>5}" for c in cols if c[2] == 1)
+    if 2 in threads:
+        hdr += f" {'ORT 2t':>7} {'ours 2t':>7} {'×ORT':>5} {'2t/1t':>5} {'ORT 2t/1t':>9}"
+    hdr += "  same bits"
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        ms = r["ms"]
+        line = f"{r['model']:<22} {ms['ort_1t']:>7.2f} "
+        line += " ".join(f"{ms[f'{isa_name[e]}_1t']:>13.2f} {r[f'ratio_{isa_name[e]}_1t']:>5.2f} "
+                         f"{100 * (r[f'peak_share_{isa_name[e]}_1t'] or 0):>4.0f}%" for c, e, t in cols if t == 1)
+        if 2 in threads:
+            line += (f" {ms['ort_2t']:>7.2f} {ms[f'{isa_name[None]}_2t']:>7.2f} {r[f'ratio_{isa_name[None]}_2t']:>5.2f}"
+                     f" {r['speedup_2t']:>5.2f} {r['ort_speedup_2t']:>9.2f}")
+        line += f"  {'yes' if r['identical_across_threads_and_isas'] else 'NO'}"
+        print(line)
+    print(f"ms per image, median of {a.passes} pass medians; ×ORT = ours / onnxruntime; %peak = GFLOP/s over "
+          f"one core's measured FMA peak × threads ({', '.join(f'{isa_name[i]} {peaks[i]:.0f}' for i in isas)} GFLOP/s)")
+    print(f"machine: {cpu_name()}, best ISA {best['isa']}; load average {min(load):.2f}–{max(load):.2f} during the run")
+    for m in misses:
+        print(f"FAIL {m}")
+    if not misses:
+        print("PASS every bar (1t ≤ 1.15 × ORT, AVX2 ≤ 1.3 ×, 2t ≥ 1.85/1.5 ×, same bits, ≤ 1e-4 of ORT)")
     report = a.json or out / "bench_inference.json"
     report.write_text(json.dumps({
         "cpu": cpu_name(), "cpus": os.cpu_count(), "onnxruntime": ort.__version__, "bullseye": str(exe),
-        "variant": a.variant, "repeat": a.repeat, "passes": a.passes, "loadavg_before": load0, "loadavg_after": load1,
-        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "rows": rows}, indent=1) + "\n")
+        "isa": best["isa"], "peak_gflops": {isa_name[i]: peaks[i] for i in isas}, "variant": a.variant,
+        "repeat": a.repeat, "passes": a.passes, "loadavg": load, "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "rows": rows, "misses": misses}, indent=1) + "\n")
     print(f"results in {report}")
+    if a.strict and misses:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

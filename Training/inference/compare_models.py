@@ -1,10 +1,11 @@
-"""Builds the three real models the Inference runtime targets, runs them in
+"""Builds the real models the Inference runtime targets, runs them in
 onnxruntime and in `bullseye model run`, and checks that the two agree.
 
 Models (random init only, nothing is downloaded):
   yolov8n, yolo11n   Ultralytics, built from their yaml (nc=80), exported to ONNX
-                     by Ultralytics at opset 17, imgsz 640, both plain and (when
-                     onnxslim is installed) simplified ("-slim").
+  yolo11n_320        by Ultralytics at opset 17, imgsz 640 (320 for the _320
+                     name), both plain and (when onnxslim is installed)
+                     simplified ("-slim").
   mobilenet_v3_small torchvision, weights=None, num_classes=12, 224×224, opset 17.
 
 BatchNorm layers get random affine parameters and running statistics
@@ -22,7 +23,7 @@ Checks per model (any failure makes the exit status non-zero):
 
 Usage:
   python Training/inference/compare_models.py [--out .build-models] [--bullseye PATH]
-         [--models yolov8n,yolo11n,mobilenet_v3_small] [--rebuild] [--seed 0]
+         [--models yolov8n,yolo11n,yolo11n_320,mobilenet_v3_small] [--rebuild] [--seed 0]
 Pinned versions: Training/inference/requirements-compare.txt (`make compare-models`).
 """
 import argparse
@@ -36,7 +37,13 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-MODELS = ("yolov8n", "yolo11n", "mobilenet_v3_small")
+MODELS = ("yolov8n", "yolo11n", "yolo11n_320", "mobilenet_v3_small")
+
+
+def yolo_spec(name):
+    """(Ultralytics yaml name, imgsz) of a reference model name: `yolo11n_320` is yolo11n at 320."""
+    base, _, size = name.partition("_")
+    return base, int(size) if size else 640
 TOL = 1e-4
 TOPK = 100
 
@@ -81,12 +88,13 @@ def randomise_batchnorm(model, seed, shape, batches=2):
 
 
 def build_yolo(name, out, seed, slim):
-    """Ultralytics model from `<name>.yaml`, exported by Ultralytics' exporter."""
+    """Ultralytics model from `<base>.yaml`, exported by Ultralytics' exporter at the name's size."""
     import torch
     from ultralytics import YOLO
 
+    base, imgsz = yolo_spec(name)
     torch.manual_seed(seed)
-    yolo = YOLO(f"{name}.yaml", task="detect")  # config only: random init, no weights
+    yolo = YOLO(f"{base}.yaml", task="detect")  # config only: random init, no weights
     assert yolo.model.yaml.get("nc") == 80, yolo.model.yaml.get("nc")
     randomise_batchnorm(yolo.model, seed, (2, 3, 640, 640))
     made = {}
@@ -97,7 +105,7 @@ def build_yolo(name, out, seed, slim):
     os.chdir(work)  # the exporter writes next to the (yaml) model name
     try:
         for suffix, simplify in variants:
-            f = yolo.export(format="onnx", opset=17, imgsz=640, simplify=simplify, dynamic=False, half=False,
+            f = yolo.export(format="onnx", opset=17, imgsz=imgsz, simplify=simplify, dynamic=False, half=False,
                             batch=1, device="cpu", nms=False)
             dst = out / f"{name}{suffix}.onnx"
             shutil.move(str(Path(f).resolve()), dst)
