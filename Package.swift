@@ -116,7 +116,9 @@ let package = Package(
     .testTarget(name: "ScoringTests", dependencies: ["Scoring", "TestSupport"]),
     .testTarget(name: "CanvasTests", dependencies: ["Canvas", "Imaging", "Core", "TestSupport"], resources: [.copy("Fixtures")]),
     .testTarget(name: "SynthTests", dependencies: ["Synth", "Scoring", "Canvas", "Core", "TestSupport"]),
-    .testTarget(name: "InferenceTests", dependencies: ["Inference", "Imaging"], resources: [.copy("Fixtures")]),
+    // Test-only: a malloc hook that counts allocations (the run-loop allocation test).
+    .target(name: "CAllocCount", path: "Tests/CAllocCount"),
+    .testTarget(name: "InferenceTests", dependencies: ["Inference", "Imaging", "CAllocCount"], resources: [.copy("Fixtures")]),
     .testTarget(name: "DetectionTests", dependencies: ["Detection", "Imaging", "Synth", "Scoring", "TestSupport"]),
     .testTarget(name: "AdjustmentTests", dependencies: ["Adjustment", "Scoring", "TestSupport"]),
     .testTarget(

@@ -24,6 +24,7 @@ __attribute__((target("avx512f"), always_inline)) static inline __m512 or512(__m
 typedef struct {
   ptrdiff_t off;
   __mmask16 m[4];
+  int interior;  // every lane valid and the whole span inside the row
 } TapRun;
 
 /// Lanes [a, b) of 0..<32 as a bit mask.
@@ -74,6 +75,10 @@ bk_pack_conv512(float *pack, const float *x, const BKConvGeom *g, ptrdiff_t k0,
           if (hi > l1 - l0) hi = l1 - l0;
           lanes = lane_range(l0 + lo, l0 + hi);
         }
+        // Unmasked loads read 32 * sw floats from lane 0's column; they are
+        // safe (and faster than masked ones) when all of them lie in the row.
+        ptrdiff_t first = iw0 - l0 * sw;
+        e->interior = runs == 1 && lanes == 0xFFFFFFFFu && first >= 0 && first + 32 * sw <= g->W;
         if (sw == 1) {
           e->m[0] = (__mmask16)lanes;
           e->m[1] = (__mmask16)(lanes >> 16);
@@ -92,6 +97,16 @@ bk_pack_conv512(float *pack, const float *x, const BKConvGeom *g, ptrdiff_t k0,
   for (ptrdiff_t k = 0; k < kc; k++) {
     const TapRun *e = tab + t * runs;
     __m512 v0 = _mm512_setzero_ps(), v1 = _mm512_setzero_ps();
+    if (e->interior) {
+      const float *p = (const float *)(xc + (uintptr_t)e->off * sizeof(float));
+      if (sw == 1) {
+        v0 = _mm512_loadu_ps(p);
+        v1 = _mm512_loadu_ps(p + 16);
+      } else {
+        v0 = _mm512_permutex2var_ps(_mm512_loadu_ps(p), even, _mm512_loadu_ps(p + 16));
+        v1 = _mm512_permutex2var_ps(_mm512_loadu_ps(p + 32), even, _mm512_loadu_ps(p + 48));
+      }
+    } else
     for (ptrdiff_t r = 0; r < runs; r++) {
       const float *p = (const float *)(xc + (uintptr_t)e[r].off * sizeof(float));
       if (sw == 1) {

@@ -228,6 +228,18 @@ extension Operators {
     return .kernel([OutSpec(shape: out)], workspace: ws, macs: saturatingProduct([M, N, K])) { buf in
       let pa = buf.input(0), pb = buf.input(1), pc = cRows != nil ? buf.ins[2] : nil, po = buf.outs[0]
       let wsA = buf.ws, wsB = buf.ws.map { $0 + (ta ? M * K : 0) }
+      // A plain function, not a closure stored in a local: that would put
+      // its captures in a heap box on every run.
+      func product(_ e: Exec, _ A: UnsafePointer<Float>, _ B: UnsafePointer<Float>) {
+        if M <= 4 {
+          // Batch-1 Linear: packing B would only copy it; stream it instead.
+          for r in 0..<M {
+            parallelVecMat(e, N: N, K: K, x: A + r * K, B: B, ldb: N, y: po + r * N, bias: nil, act: nil)
+          }
+        } else {
+          parallelGemm(e, M: M, N: N, K: K, A: A, lda: K, B: B, ldb: N, C: po, ldc: N, bias: nil, act: nil)
+        }
+      }
       return { e in
         var A = pa, B = pb
         if ta, let t = wsA {
@@ -238,20 +250,11 @@ extension Operators {
           for k in 0..<K { for j in 0..<N { t[k * N + j] = pb[j * K + k] } }
           B = UnsafePointer(t)
         }
-        let product = { (B: UnsafePointer<Float>) in
-          if M <= 4 {
-            // Batch-1 Linear: packing B would only copy it; stream it instead.
-            for r in 0..<M {
-              parallelVecMat(e, N: N, K: K, x: A + r * K, B: B, ldb: N, y: po + r * N, bias: nil, act: nil)
-            }
-          } else {
-            parallelGemm(e, M: M, N: N, K: K, A: A, lda: K, B: B, ldb: N, C: po, ldc: N, bias: nil, act: nil)
-          }
-        }
         if let bt = bFixed {
-          bt.withUnsafeBufferPointer { p in product(p.baseAddress ?? B) }
+          let a = A, b = B
+          bt.withUnsafeBufferPointer { p in product(e, a, p.baseAddress ?? b) }
         } else {
-          product(B)
+          product(e, A, B)
         }
         if alpha != 1 { for i in 0..<(M * N) { po[i] = alpha * po[i] } }
         if let pc, let r = cRows {

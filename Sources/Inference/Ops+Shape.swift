@@ -169,14 +169,15 @@ extension Operators {
     }
     let outer = first.shape[..<axis].reduce(1, *)
     let chunks = ins.map { $0.shape[axis...].reduce(1, *) }
+    // Where each input starts in an output row, summed once here, not per job.
+    let starts = chunks.indices.map { chunks[..<$0].reduce(0, +) }
     let total = out[axis...].reduce(1, *)
     let dtype = ins.contains { $0.dtype == .float } ? DType.float : first.dtype
     return try movement(ctx, inputs: Array(ins.indices), shapes: [out], dtype: dtype, parallel: ins.count * outer) {
       outs, srcs, w, lo, hi in
       for job in lo..<hi {
-        let k = job % ins.count, o = job / ins.count
-        let off = chunks[..<k].reduce(0, +)
-        Move.block(outs[0] + (o * total + off) * w, srcs[k] + o * chunks[k] * w, width: w, count: chunks[k])
+        let k = job % starts.count, o = job / starts.count
+        Move.block(outs[0] + (o * total + starts[k]) * w, srcs[k] + o * chunks[k] * w, width: w, count: chunks[k])
       }
     }
   }

@@ -125,9 +125,10 @@ struct KernelTests {
   /// Naive direct convolution of one image with fmaf over (c, i, j) in order,
   /// padding taps included as zeros (what im2col + GEMM computes).
   static func naiveConv(
-    x: [Float], w: [Float], bias: [Float], c: Int, h: Int, wd: Int, m: Int, k: Int, s: Int, p: Int
+    x: [Float], w: [Float], bias: [Float], c: Int, h: Int, wd: Int, m: Int, k: Int, s: Int, p: Int, d: Int = 1
   ) -> [Float] {
-    let oh = (h + 2 * p - k) / s + 1, ow = (wd + 2 * p - k) / s + 1
+    let ke = d * (k - 1) + 1
+    let oh = (h + 2 * p - ke) / s + 1, ow = (wd + 2 * p - ke) / s + 1
     var y = [Float](repeating: 0, count: m * oh * ow)
     for o in 0..<m {
       for yy in 0..<oh {
@@ -136,7 +137,7 @@ struct KernelTests {
           for ci in 0..<c {
             for i in 0..<k {
               for j in 0..<k {
-                let ih = yy * s - p + i, iw = xx * s - p + j
+                let ih = yy * s - p + i * d, iw = xx * s - p + j * d
                 let v: Float = ih >= 0 && ih < h && iw >= 0 && iw < wd ? x[(ci * h + ih) * wd + iw] : 0
                 acc = fmaf(w[((o * c + ci) * k + i) * k + j], v, acc)
               }
@@ -165,8 +166,8 @@ struct KernelTests {
   }
 
   struct ConvCase: Sendable, CustomTestStringConvertible {
-    var c: Int, h: Int, w: Int, m: Int, k: Int, s: Int
-    var testDescription: String { "c\(c) \(h)x\(w) m\(m) k\(k) s\(s)" }
+    var c: Int, h: Int, w: Int, m: Int, k: Int, s: Int, d: Int = 1
+    var testDescription: String { "c\(c) \(h)x\(w) m\(m) k\(k) s\(s) d\(d)" }
   }
 
   @Test(
@@ -179,15 +180,22 @@ struct KernelTests {
       // the direct stem path (K <= 32, 8/16/24 output channels), strides 1-3
       ConvCase(c: 3, h: 12, w: 37, m: 16, k: 3, s: 2), ConvCase(c: 3, h: 10, w: 21, m: 8, k: 3, s: 1),
       ConvCase(c: 1, h: 9, w: 40, m: 24, k: 5, s: 3), ConvCase(c: 2, h: 5, w: 16, m: 16, k: 3, s: 1),
+      // the panel packers' table: dilation, a panel over more rows than the
+      // table holds (falls back), 49 taps, rows wide enough for unmasked
+      // (interior) loads at strides 1 and 2, a 1x1 kernel at stride 2
+      ConvCase(c: 3, h: 11, w: 70, m: 13, k: 3, s: 1, d: 2), ConvCase(c: 2, h: 9, w: 5, m: 7, k: 3, s: 1),
+      ConvCase(c: 2, h: 12, w: 9, m: 5, k: 7, s: 1), ConvCase(c: 2, h: 6, w: 90, m: 12, k: 3, s: 1),
+      ConvCase(c: 3, h: 8, w: 133, m: 9, k: 3, s: 2), ConvCase(c: 2, h: 5, w: 40, m: 6, k: 1, s: 2),
     ])
   func convGemmEqualsNaive(_ t: ConvCase) {
     var rng = SplitMix64(seed: UInt64(t.c * 100 + t.w))
     let p = t.k / 2
-    let oh = (t.h + 2 * p - t.k) / t.s + 1, ow = (t.w + 2 * p - t.k) / t.s + 1
+    let ke = t.d * (t.k - 1) + 1
+    let oh = (t.h + 2 * p - ke) / t.s + 1, ow = (t.w + 2 * p - ke) / t.s + 1
     let x = Self.random(t.c * t.h * t.w, &rng), w = Self.random(t.m * t.c * t.k * t.k, &rng)
     let bias = Self.random(t.m, &rng)
-    let expected = Self.naiveConv(x: x, w: w, bias: bias, c: t.c, h: t.h, wd: t.w, m: t.m, k: t.k, s: t.s, p: p)
-    var geom = BKConvGeom(C: t.c, H: t.h, W: t.w, KH: t.k, KW: t.k, sh: t.s, sw: t.s, ph: p, pw: p, dh: 1, dw: 1, OH: oh, OW: ow)
+    let expected = Self.naiveConv(x: x, w: w, bias: bias, c: t.c, h: t.h, wd: t.w, m: t.m, k: t.k, s: t.s, p: p, d: t.d)
+    var geom = BKConvGeom(C: t.c, H: t.h, W: t.w, KH: t.k, KW: t.k, sh: t.s, sw: t.s, ph: p, pw: p, dh: t.d, dw: t.d, OH: oh, OW: ow)
     for isa in Int32(0)...KernelISA.best {
       var y = [Float](repeating: .nan, count: t.m * oh * ow)
       // Two column ranges, as two threads would split it.
