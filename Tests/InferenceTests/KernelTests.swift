@@ -186,6 +186,9 @@ struct KernelTests {
       ConvCase(c: 3, h: 11, w: 70, m: 13, k: 3, s: 1, d: 2), ConvCase(c: 2, h: 9, w: 5, m: 7, k: 3, s: 1),
       ConvCase(c: 2, h: 12, w: 9, m: 5, k: 7, s: 1), ConvCase(c: 2, h: 6, w: 90, m: 12, k: 3, s: 1),
       ConvCase(c: 3, h: 8, w: 133, m: 9, k: 3, s: 2), ConvCase(c: 2, h: 5, w: 40, m: 6, k: 1, s: 2),
+      // the direct path for few output channels at any K (passes of 16, 8 and 24)
+      ConvCase(c: 5, h: 6, w: 37, m: 32, k: 3, s: 1), ConvCase(c: 4, h: 5, w: 20, m: 40, k: 3, s: 1),
+      ConvCase(c: 7, h: 4, w: 50, m: 48, k: 3, s: 1), ConvCase(c: 6, h: 9, w: 40, m: 16, k: 3, s: 2),
     ])
   func convGemmEqualsNaive(_ t: ConvCase) {
     var rng = SplitMix64(seed: UInt64(t.c * 100 + t.w))
