@@ -72,6 +72,67 @@ void bk_im2col(float *cols, const float *x, ptrdiff_t C, ptrdiff_t H,
     }                                                                         \
   }
 
+// Stride 1 (YOLO's SPPF: 5x5, pad 2) separably: each input row's maximum
+// over the kernel's columns once, into a ring of KH rows, then the column of
+// those. Max is exact and both passes go in tap order, keeping a later NaN
+// and the first of equal values, so the result equals MAXPOOL_BODY's bit for
+// bit — in KH + KW comparisons per output instead of KH * KW.
+#define SEP_MAX_KH 8
+#define SEP_MAX_OW 1024
+#define MAXPOOL_SEP_BODY                                                      \
+  float ring[SEP_MAX_KH][SEP_MAX_OW];                                         \
+  for (ptrdiff_t c = c0; c < c1; c++) {                                       \
+    const float *xc = x + c * H * W;                                          \
+    ptrdiff_t next = 0;                                                       \
+    for (ptrdiff_t oh = 0; oh < OH; oh++) {                                   \
+      ptrdiff_t top = oh - ph, end = oh - ph + KH;                            \
+      if (end > H) end = H;                                                   \
+      for (; next < end; next++) {                                            \
+        float *hr = ring[next % KH];                                          \
+        const float *xr = xc + next * W;                                      \
+        for (ptrdiff_t ow = 0; ow < OW; ow++) hr[ow] = -INFINITY;             \
+        for (ptrdiff_t j = 0; j < KW; j++) {                                  \
+          ptrdiff_t off = j - pw;                                             \
+          ptrdiff_t lo = off >= 0 ? 0 : -off;                                 \
+          ptrdiff_t hi = W - off <= 0 ? 0 : W - off;                          \
+          if (hi > OW) hi = OW;                                               \
+          const float *xs = xr + off;                                         \
+          for (ptrdiff_t ow = lo; ow < hi; ow++) {                            \
+            float v = xs[ow];                                                 \
+            hr[ow] = (v > hr[ow] || v != v) ? v : hr[ow];                     \
+          }                                                                   \
+        }                                                                     \
+      }                                                                       \
+      float *yr = y + (c * OH + oh) * OW;                                     \
+      for (ptrdiff_t ow = 0; ow < OW; ow++) yr[ow] = -INFINITY;               \
+      for (ptrdiff_t ih = top < 0 ? 0 : top; ih < end; ih++) {                \
+        const float *hr = ring[ih % KH];                                      \
+        for (ptrdiff_t ow = 0; ow < OW; ow++) {                               \
+          float v = hr[ow];                                                   \
+          yr[ow] = (v > yr[ow] || v != v) ? v : yr[ow];                       \
+        }                                                                     \
+      }                                                                       \
+    }                                                                         \
+  }
+
+static int maxpool_separable(ptrdiff_t KH, ptrdiff_t sh, ptrdiff_t sw,
+                             ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OW) {
+  return sh == 1 && sw == 1 && dh == 1 && dw == 1 && KH <= SEP_MAX_KH && OW <= SEP_MAX_OW;
+}
+
+static void maxpool_sep_scalar(float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
+                               ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t ph, ptrdiff_t pw,
+                               ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1) {
+  MAXPOOL_SEP_BODY
+}
+
+__attribute__((target("avx2,fma"))) static void
+maxpool_sep_avx2(float *y, const float *x, ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH,
+                 ptrdiff_t KW, ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t OH, ptrdiff_t OW,
+                 ptrdiff_t c0, ptrdiff_t c1) {
+  MAXPOOL_SEP_BODY
+}
+
 static void maxpool_scalar(float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
                            ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh,
                            ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw,
@@ -93,7 +154,12 @@ void bk_maxpool(int isa, float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
                 ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw,
                 ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1) {
   isa = bk_clamp_isa(isa);
-  if (isa >= BK_ISA_AVX2)
+  if (maxpool_separable(KH, sh, sw, dh, dw, OW)) {
+    if (isa >= BK_ISA_AVX2)
+      maxpool_sep_avx2(y, x, H, W, KH, KW, ph, pw, OH, OW, c0, c1);
+    else
+      maxpool_sep_scalar(y, x, H, W, KH, KW, ph, pw, OH, OW, c0, c1);
+  } else if (isa >= BK_ISA_AVX2)
     maxpool_avx2(y, x, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);
   else
     maxpool_scalar(y, x, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);
