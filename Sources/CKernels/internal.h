@@ -34,4 +34,13 @@ int bk_pack_conv512(float *pack, const float *x, const BKConvGeom *g,
 int bk_pack_conv256(float *pack, const float *x, const BKConvGeom *g,
                     ptrdiff_t k0, ptrdiff_t kc, ptrdiff_t n0, ptrdiff_t nr);
 
+/// Depthwise convolution of channels [c0, c1) in blocks of 16 channels across
+/// the lanes (maps of at most 1024 pixels, kernels of at most 49 taps);
+/// returns the first channel it left (the caller does the rest). AVX-512.
+ptrdiff_t bk_depthwise_lanes512(float *y, const float *x, const float *w, const float *bias,
+                                ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH, ptrdiff_t KW,
+                                ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw,
+                                ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW,
+                                ptrdiff_t c0, ptrdiff_t c1);
+
 #endif

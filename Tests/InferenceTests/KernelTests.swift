@@ -217,6 +217,9 @@ struct KernelTests {
     (2, 14, 14, 5, 5, 2, 2, 1), (2, 9, 17, 3, 3, 1, 1, 1), (2, 8, 8, 3, 3, 1, 0, 1),
     (2, 5, 3, 7, 7, 1, 3, 1), (2, 12, 19, 3, 3, 1, 2, 2), (2, 6, 11, 1, 5, 3, 2, 1),
     (2, 16, 33, 3, 3, 2, 0, 1),
+    // channels across the lanes (rows of at most 8 outputs, blocks of 16
+    // channels and a remainder): 5x5 on 7x7, stride 2 onto 7x7, dilation 2
+    (20, 7, 7, 5, 5, 1, 2, 1), (32, 14, 14, 5, 5, 2, 2, 1), (17, 6, 5, 3, 3, 1, 2, 2),
   ]
 
   @Test(arguments: depthwiseCases.indices)
