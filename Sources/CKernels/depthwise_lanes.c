@@ -2,8 +2,8 @@
 //
 // On a 7x7 or 14x14 map, a vector of neighbouring outputs of one row is
 // mostly empty lanes. Here a block of 16 channels is turned pixel-major
-// (xt[p][16], gathered once), each output takes its taps with one FMA per
-// tap for all 16 channels, and the block is scattered back. A tap's validity
+// (xt[p][16], by 16x16 register transposes), each output takes its taps with
+// one FMA per tap for all 16 channels, and the block is transposed back. A tap's validity
 // is the same for every channel, so edge taps are skipped exactly as the
 // scalar body skips them; each lane takes its taps in (i, j) order, so the
 // bits equal depthwise_scalar's.
@@ -16,6 +16,59 @@
 #define LANES_MAX_PIXELS 1024
 #define LANES_MAX_TAPS 49
 
+/// Transposes a 16x16 block in registers: r[i] element j becomes r[j]
+/// element i (unpacks within 128-bit lanes, then 128-bit lane shuffles).
+__attribute__((target("avx512f"), always_inline)) static inline void transpose16(__m512 r[16]) {
+  __m512 t[16], u[16];
+  for (int k = 0; k < 8; k++) {
+    t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+    t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+  }
+  for (int k = 0; k < 4; k++) {
+    __m512d a = _mm512_castps_pd(t[4 * k]), b = _mm512_castps_pd(t[4 * k + 2]);
+    __m512d c = _mm512_castps_pd(t[4 * k + 1]), d = _mm512_castps_pd(t[4 * k + 3]);
+    u[4 * k] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
+    u[4 * k + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
+    u[4 * k + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));
+    u[4 * k + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));
+  }
+  for (int m = 0; m < 4; m++) {
+    __m512 v0 = _mm512_shuffle_f32x4(u[m], u[4 + m], 0x88), v1 = _mm512_shuffle_f32x4(u[m], u[4 + m], 0xDD);
+    __m512 v2 = _mm512_shuffle_f32x4(u[8 + m], u[12 + m], 0x88), v3 = _mm512_shuffle_f32x4(u[8 + m], u[12 + m], 0xDD);
+    r[m] = _mm512_shuffle_f32x4(v0, v2, 0x88);
+    r[m + 4] = _mm512_shuffle_f32x4(v1, v3, 0x88);
+    r[m + 8] = _mm512_shuffle_f32x4(v0, v2, 0xDD);
+    r[m + 12] = _mm512_shuffle_f32x4(v1, v3, 0xDD);
+  }
+}
+
+/// One block's outputs into yt[p][16]. Each output's valid taps form a
+/// rectangle (validity is monotonic in i and j), worked out once, so the
+/// loops carry no test; with KH, KW constant (3x3, 5x5) the weights stay in
+/// registers across outputs.
+__attribute__((target("avx512f"), always_inline)) static inline void
+lanes_block(const ptrdiff_t KH, const ptrdiff_t KW, float *yt, const float *xt, const float *wt, __m512 b,
+            ptrdiff_t H, ptrdiff_t W, ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw,
+            ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW) {
+  for (ptrdiff_t oh = 0; oh < OH; oh++) {
+    ptrdiff_t top = oh * sh - ph, i0 = 0, i1 = KH;
+    while (i0 < KH && top + i0 * dh < 0) i0++;
+    while (i1 > i0 && top + (i1 - 1) * dh >= H) i1--;
+    for (ptrdiff_t ow = 0; ow < OW; ow++) {
+      ptrdiff_t left = ow * sw - pw, j0 = 0, j1 = KW;
+      while (j0 < KW && left + j0 * dw < 0) j0++;
+      while (j1 > j0 && left + (j1 - 1) * dw >= W) j1--;
+      __m512 acc = b;
+      for (ptrdiff_t i = i0; i < i1; i++) {
+        const float *xr = xt + ((top + i * dh) * W + left) * 16;
+        for (ptrdiff_t j = j0; j < j1; j++)
+          acc = _mm512_fmadd_ps(_mm512_load_ps(wt + (i * KW + j) * 16), _mm512_load_ps(xr + j * dw * 16), acc);
+      }
+      _mm512_store_ps(yt + (oh * OW + ow) * 16, acc);
+    }
+  }
+}
+
 __attribute__((target("avx512f"))) ptrdiff_t
 bk_depthwise_lanes512(float *y, const float *x, const float *w, const float *bias,
                       ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH, ptrdiff_t KW,
@@ -23,38 +76,42 @@ bk_depthwise_lanes512(float *y, const float *x, const float *w, const float *bia
                       ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW,
                       ptrdiff_t c0, ptrdiff_t c1) {
   const ptrdiff_t HW = H * W, OHW = OH * OW, taps = KH * KW;
-  if (HW > LANES_MAX_PIXELS || taps > LANES_MAX_TAPS || HW * 16 > (ptrdiff_t)1 << 30 ||
-      OHW * 16 > (ptrdiff_t)1 << 30)
-    return c0;
-  float xt[LANES_MAX_PIXELS * 16] __attribute__((aligned(64)));
+  if (HW > LANES_MAX_PIXELS || OHW > LANES_MAX_PIXELS || taps > LANES_MAX_TAPS) return c0;
+  // Pixel-major input block, then (second half) the block's outputs.
+  float xt[2 * LANES_MAX_PIXELS * 16] __attribute__((aligned(64)));
   float wt[LANES_MAX_TAPS * 16] __attribute__((aligned(64)));
   const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const __m512i xstride = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)HW));
-  const __m512i ystride = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)OHW));
   const __m512i wstride = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)taps));
   ptrdiff_t c = c0;
   for (; c + 16 <= c1; c += 16) {
     const float *xc = x + c * HW;
-    for (ptrdiff_t p = 0; p < HW; p++)
-      _mm512_store_ps(xt + p * 16, _mm512_i32gather_ps(_mm512_add_epi32(xstride, _mm512_set1_epi32((int)p)), xc, 4));
+    for (ptrdiff_t p0 = 0; p0 < HW; p0 += 16) {
+      ptrdiff_t n = HW - p0 < 16 ? HW - p0 : 16;
+      __mmask16 mk = (__mmask16)((1u << n) - 1);
+      __m512 r[16];
+      for (int l = 0; l < 16; l++) r[l] = _mm512_maskz_loadu_ps(mk, xc + l * HW + p0);
+      transpose16(r);
+      for (ptrdiff_t p = 0; p < n; p++) _mm512_store_ps(xt + (p0 + p) * 16, r[p]);
+    }
     for (ptrdiff_t t = 0; t < taps; t++)
       _mm512_store_ps(wt + t * 16, _mm512_i32gather_ps(_mm512_add_epi32(wstride, _mm512_set1_epi32((int)t)), w + c * taps, 4));
     const __m512 b = bias ? _mm512_loadu_ps(bias + c) : _mm512_setzero_ps();
     float *yc = y + c * OHW;
-    for (ptrdiff_t oh = 0; oh < OH; oh++)
-      for (ptrdiff_t ow = 0; ow < OW; ow++) {
-        __m512 acc = b;
-        for (ptrdiff_t i = 0; i < KH; i++) {
-          ptrdiff_t ih = oh * sh - ph + i * dh;
-          if (ih < 0 || ih >= H) continue;
-          for (ptrdiff_t j = 0; j < KW; j++) {
-            ptrdiff_t iw = ow * sw - pw + j * dw;
-            if (iw < 0 || iw >= W) continue;
-            acc = _mm512_fmadd_ps(_mm512_load_ps(wt + (i * KW + j) * 16), _mm512_load_ps(xt + (ih * W + iw) * 16), acc);
-          }
-        }
-        _mm512_i32scatter_ps(yc, _mm512_add_epi32(ystride, _mm512_set1_epi32((int)(oh * OW + ow))), acc, 4);
-      }
+    float *yt = xt + LANES_MAX_PIXELS * 16;  // the block's outputs, pixel-major
+    if (KH == 3 && KW == 3)
+      lanes_block(3, 3, yt, xt, wt, b, H, W, sh, sw, ph, pw, dh, dw, OH, OW);
+    else if (KH == 5 && KW == 5)
+      lanes_block(5, 5, yt, xt, wt, b, H, W, sh, sw, ph, pw, dh, dw, OH, OW);
+    else
+      lanes_block(KH, KW, yt, xt, wt, b, H, W, sh, sw, ph, pw, dh, dw, OH, OW);
+    for (ptrdiff_t p0 = 0; p0 < OHW; p0 += 16) {
+      ptrdiff_t n = OHW - p0 < 16 ? OHW - p0 : 16;
+      __mmask16 mk = (__mmask16)((1u << n) - 1);
+      __m512 r[16];
+      for (ptrdiff_t p = 0; p < 16; p++) r[p] = p < n ? _mm512_load_ps(yt + (p0 + p) * 16) : _mm512_setzero_ps();
+      transpose16(r);
+      for (int l = 0; l < 16; l++) _mm512_mask_storeu_ps(yc + l * OHW + p0, mk, r[l]);
+    }
   }
   return c;
 }
