@@ -22,6 +22,8 @@ struct KernelTests {
     GemmCase(m: 1, n: 1, k: 1), GemmCase(m: 7, n: 33, k: 5), GemmCase(m: 8, n: 32, k: 64),
     GemmCase(m: 13, n: 47, k: 129), GemmCase(m: 6, n: 16, k: 3), GemmCase(m: 17, n: 100, k: 27),
     GemmCase(m: 3, n: 0, k: 4), GemmCase(m: 5, n: 9, k: 0),
+    // a half panel (4 columns) over three K blocks: its accumulators reload from C
+    GemmCase(m: 25, n: 36, k: 520),
   ]
 
   static func random(_ n: Int, _ rng: inout SplitMix64) -> [Float] {
