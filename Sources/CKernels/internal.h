@@ -43,4 +43,11 @@ ptrdiff_t bk_depthwise_lanes512(float *y, const float *x, const float *w, const 
                                 ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW,
                                 ptrdiff_t c0, ptrdiff_t c1);
 
+/// bk_depthwise_lanes512 for AVX2: blocks of 8 channels, the same limits.
+ptrdiff_t bk_depthwise_lanes256(float *y, const float *x, const float *w, const float *bias,
+                                ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH, ptrdiff_t KW,
+                                ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw,
+                                ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW,
+                                ptrdiff_t c0, ptrdiff_t c1);
+
 #endif
