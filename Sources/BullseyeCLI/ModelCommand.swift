@@ -30,13 +30,17 @@ struct ModelInspect: ParsableCommand {
         "inputs": ports(s.inputs), "outputs": ports(s.outputs),
         "op_counts": .object(s.opCounts.mapValues(JSONValue.int)), "nodes": .int(s.nodeCount),
         "parameters": .int(s.parameterCount), "macs": s.macs.map(JSONValue.int) ?? .null,
-        "opset": .int(s.opset), "producer": .string(s.producer),
+        "opset": .int(s.opset), "producer": .string(s.producer), "prepared": .array(s.prepared.map(JSONValue.string)),
       ]).canonicalText(), terminator: "")
     } else {
       print("inputs: " + s.inputs.map { "\($0.name) [\($0.shape.joined(separator: ", "))]" }.joined(separator: "; "))
       print("outputs: " + s.outputs.map { "\($0.name) [\($0.shape.joined(separator: ", "))]" }.joined(separator: "; "))
       print("nodes: \(s.nodeCount), parameters: \(s.parameterCount), MACs: \(s.macs.map(String.init) ?? "unknown"), opset \(s.opset)")
       for (op, n) in s.opCounts.sorted(by: { $0.key < $1.key }) { print("  \(op): \(n)") }
+      if !s.prepared.isEmpty {
+        print("prepared at load (kernel; weight layout):")
+        for line in s.prepared { print("  " + line) }
+      }
     }
   }
 }

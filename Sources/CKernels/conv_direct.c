@@ -155,15 +155,24 @@ direct512h(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
 #define DIRECT_WIDE_MAX_M 48
 #define DIRECT_WIDE_MIN_OW 16
 
+static int direct_applies(ptrdiff_t M, const BKConvGeom *g) {
+  const ptrdiff_t K = g->C * g->KH * g->KW;
+  if (g->W > (ptrdiff_t)1 << 28 || M <= 0 || M % 8 != 0) return 0;
+  int stem = K <= DIRECT_MAX_K && M <= 24;
+  int wide = M <= DIRECT_WIDE_MAX_M && g->OW >= DIRECT_WIDE_MIN_OW && g->sw == 1;
+  return stem || wide;
+}
+
+int bk_conv_is_direct(int isa, ptrdiff_t M, const BKConvGeom *g) {
+  return bk_clamp_isa(isa) == BK_ISA_AVX512 && direct_applies(M, g);
+}
+
 __attribute__((target("avx512f"))) int
 bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
                const float *x, const BKConvGeom *g, float *y, const float *bias,
                const BKEpilogue *ep) {
   const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW;
-  if (g->W > (ptrdiff_t)1 << 28 || M <= 0 || M % 8 != 0) return 0;
-  int stem = K <= DIRECT_MAX_K && M <= 24;
-  int wide = M <= DIRECT_WIDE_MAX_M && g->OW >= DIRECT_WIDE_MIN_OW && g->sw == 1;
-  if (!stem && !wide) return 0;
+  if (!direct_applies(M, g)) return 0;
   const ptrdiff_t mb = M % 24 == 0 ? 24 : M % 16 == 0 ? 16 : 8;
   for (ptrdiff_t m0 = 0; m0 < M; m0 += mb) {
     const float *a = A + m0 * K, *b = bias ? bias + m0 : NULL;

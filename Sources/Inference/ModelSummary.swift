@@ -22,6 +22,9 @@ public struct ModelSummary: Sendable, Codable, Equatable {
   public let opset: Int
   /// Producer name and version.
   public let producer: String
+  /// What loading did once for the declared input shapes, per node: the
+  /// kernel and the layout its weights were packed into (`node: note`).
+  public let prepared: [String]
 }
 
 extension InferenceModel {
@@ -46,9 +49,11 @@ extension InferenceModel {
     func port(_ d: TensorDescriptor) -> ModelSummary.Port {
       ModelSummary.Port(name: d.name, shape: (d.shape ?? []).map(\.description))
     }
+    let plan = try? cache.plan(graph, shapes, isa: KernelISA.current)
     return ModelSummary(
       inputs: inputs.map(port), outputs: outputs.map(port), opCounts: graph.opCounts,
-      nodeCount: graph.fileNodeCount, parameterCount: params, macs: try? macs(shapes: shapes),
-      opset: Int(graph.opset), producer: graph.producer)
+      nodeCount: graph.fileNodeCount, parameterCount: params, macs: plan?.macs,
+      opset: Int(graph.opset), producer: graph.producer,
+      prepared: (plan?.prepared ?? []).map { "\($0.node): \($0.note)" })
   }
 }

@@ -1,10 +1,22 @@
 /// What an operator's lowering sees: the node, its operands and the opset.
+/// What lowering prepared once, at plan time, per node (weights packed or
+/// transposed into a kernel's layout, the kernel a layer runs on): shown by
+/// `bullseye model inspect`.
+final class PlanNotes {
+  var entries: [(node: String, note: String)] = []
+}
+
 struct NodeContext {
   let node: Graph.Node
   let inputs: [Operand?]
   let opset: Int64
   /// The memory limit in bytes.
   var limit: Int = InferenceModel.defaultMemoryLimit
+  /// Where `note` records plan-time work (nil: not recorded).
+  var notes: PlanNotes? = nil
+
+  /// Records plan-time work done for this node.
+  func note(_ text: String) { notes?.entries.append((node.label, text)) }
 
   /// Checks that a tensor of `shape` fits in Int and under the memory limit.
   func checkSize(_ shape: [Int]) throws {

@@ -150,6 +150,19 @@ extension Operators {
     // SIMD across output channels instead of across one output pixel.
     let wT: [Float]? = pointwise && group == 1 && N == 1
       ? w.constant.map { packVecMat(transposed($0, rows: m, cols: K), K: K, N: m) } : nil
+    if wT != nil {
+      ctx.note("vector × matrix; weights transposed to [\(K), \(m)] and packed in column blocks of \(vecMatBlock(m))")
+    } else if depthwise {
+      ctx.note("depthwise \(g.k.0)x\(g.k.1); weights in place")
+    } else if pointwise {
+      ctx.note("GEMM [\(mg), \(K)] x [\(K), \(N)]; weights in place (row-major, the microkernel's A)")
+    } else {
+      var geom = BKConvGeom(
+        C: cg, H: H, W: W, KH: g.k.0, KW: g.k.1, sh: g.s.0, sw: g.s.1, ph: g.p.0, pw: g.p.1,
+        dh: g.d.0, dw: g.d.1, OH: OH, OW: OW)
+      let kind = bk_conv_is_direct(KernelISA.current, mg, &geom) != 0 ? "direct convolution" : "implicit-im2col GEMM"
+      ctx.note("\(kind) [\(mg), \(K)] x [\(K), \(N)]; weights in place (row-major, the microkernel's A)")
+    }
     return .kernel([OutSpec(shape: [n, m] + win.output)], macs: macs) { b in
       let px = b.input(0), pw = b.input(1), pb = hasBias ? b.ins[2] : nil, py = b.outs[0]
       return { e in
@@ -268,6 +281,11 @@ extension Operators {
     let bPacked: [Float]? = M <= 4
       ? b.constant.map { packVecMat(tb ? transposed($0, rows: N, cols: K) : $0.f, K: K, N: N) } : nil
     let bFixed: [Float]? = tb && bPacked == nil ? b.constant.map { transposed($0, rows: N, cols: K) } : nil
+    if bPacked != nil {
+      ctx.note("vector × matrix; weights\(tb ? " transposed to [\(K), \(N)] and" : "") packed in column blocks of \(vecMatBlock(N))")
+    } else if bFixed != nil {
+      ctx.note("GEMM; weights transposed to [\(K), \(N)]")
+    }
     let ws = (ta ? M * K : 0) + (tb && bFixed == nil && bPacked == nil ? K * N : 0)
     return .kernel([OutSpec(shape: out)], workspace: ws, macs: saturatingProduct([M, N, K])) { buf in
       let pa = buf.input(0), pb = buf.input(1), pc = cRows != nil ? buf.ins[2] : nil, po = buf.outs[0]

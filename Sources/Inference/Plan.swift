@@ -59,6 +59,8 @@ final class Plan: @unchecked Sendable {
   var outputs: [(String, Source)] = []
   var macs = 0
   var arenaFloats = 0
+  /// Plan-time work per node (`NodeContext.note`), in graph order.
+  var prepared: [(node: String, note: String)] = []
   let lock = NSLock()
   /// `BULLSEYE_PROFILE=1` prints time per operator type to stderr.
   static let profiling = ProcessInfo.processInfo.environment["BULLSEYE_PROFILE"] == "1"

@@ -38,6 +38,7 @@ struct Planner {
   private var constTotal = 0
   private var constByName: [String: Int] = [:]
   private var macs = 0
+  private let notes = PlanNotes()
   let graph: Graph
   let isa: Int32
 
@@ -104,7 +105,7 @@ struct Planner {
       guard let lower = Operators.registry[node.opType] else {
         throw InferenceError.unsupported("Node \(node.label) (\(node.opType)): unsupported operator")
       }
-      let ctx = NodeContext(node: node, inputs: ops, opset: graph.opset, limit: graph.memoryLimit)
+      let ctx = NodeContext(node: node, inputs: ops, opset: graph.opset, limit: graph.memoryLimit, notes: notes)
       let lowering = try lower(ctx)
       let outNames = node.outputs
       let allConstant = ops.allSatisfy { $0 == nil || $0?.constant != nil }
@@ -221,6 +222,7 @@ struct Planner {
     result.consts = consts
     result.arenaFloats = high
     result.macs = macs
+    result.prepared = notes.entries
     for (name, id, s) in inputIds { result.inputs[name] = (base + offsets[id], s) }
     for st in pending {
       let ins: [UnsafePointer<Float>?] = st.ins.map { ref in

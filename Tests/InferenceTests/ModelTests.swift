@@ -65,6 +65,16 @@ struct ModelTests {
     #expect((s.macs ?? 0) > 0)
     #expect(s.parameterCount > 10_000)
   }
+
+  @Test("The summary lists what loading prepared: every Conv's kernel, batch-1 weights packed in column blocks")
+  func summaryListsPreparedLayouts() throws {
+    let s = try InferenceModel.summary(contentsOf: Fixtures.url("models/mobilenet_like.onnx").path)
+    let convs = s.opCounts["Conv"] ?? 0
+    #expect(convs > 0)
+    #expect(s.prepared.filter { $0.contains("/Conv") || $0.contains("Conv:") }.count == convs)
+    #expect(s.prepared.contains { $0.contains("packed in column blocks") })
+    #expect(s.prepared.contains { $0.contains("depthwise") })
+  }
 }
 
 /// NPY reading and writing.

@@ -43,6 +43,11 @@ typedef struct {
   ptrdiff_t C, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW;
 } BKConvGeom;
 
+/// Whether bk_conv_gemm runs this convolution (all M output channels) as a
+/// direct convolution on `isa` rather than GEMM on packed panels (stems and
+/// layers with few output channels over wide rows; AVX-512 only).
+int bk_conv_is_direct(int isa, ptrdiff_t M, const BKConvGeom *g);
+
 /// Convolution as GEMM without an im2col buffer: y[m, n] for n in [n0, n1)
 /// equals bk_gemm(A [M, C*KH*KW], im2col(x)) bit for bit (padding taps are
 /// zeros in both). y has row stride OH*OW; A is row-major.
