@@ -45,11 +45,17 @@ extension Operators {
       shape: out, strides: [Shapes.broadcastStrides(a.shape, to: out), Shapes.broadcastStrides(b.shape, to: out)])
     return .kernel([OutSpec(shape: out, dtype: outType)]) { buf in
       let pa = buf.input(0), pb = buf.input(1), po = buf.outs[0]
+      // Rows are cut into chunks of 4096 so that a same-shape Add (one
+      // long row) still splits across threads; elementwise, so any split
+      // gives the same bits.
+      let chunk = 4096, perRow = max(1, (rows.inner + chunk - 1) / chunk)
       return { e in
-        parallelFor(rows.rows, threads: rows.rows * rows.inner > 16384 ? e.threads : 1) { r0, r1 in
-          let n = rows.inner, sa = rows.innerStrides[0], sb = rows.innerStrides[1]
-          for r in r0..<r1 {
-            let x = pa + rows.bases[0][r], y = pb + rows.bases[1][r], o = po + r * n
+        parallelFor(rows.rows * perRow, threads: rows.rows * rows.inner > 16384 ? e.threads : 1) { j0, j1 in
+          let sa = rows.innerStrides[0], sb = rows.innerStrides[1]
+          for job in j0..<j1 {
+            let r = job / perRow, lo = (job % perRow) * chunk, n = min(chunk, rows.inner - lo)
+            guard n > 0 else { continue }
+            let x = pa + rows.bases[0][r] + lo * sa, y = pb + rows.bases[1][r] + lo * sb, o = po + r * rows.inner + lo
             switch op {
             case .add: binaryRow(o, x, sa, y, sb, n) { $0 + $1 }
             case .sub: binaryRow(o, x, sa, y, sb, n) { $0 - $1 }
