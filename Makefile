@@ -78,7 +78,7 @@ fuzz: setup
 # init (AGPL: exported into .build-models/, never committed) and torchvision
 # MobileNetV3-small, run in onnxruntime and `bullseye model run`.
 #   make compare-models  — accuracy vs onnxruntime, 1t/2t byte-identity (fails on any miss)
-#   make bench-inference — ms/image at 1 and 2 threads, ours next to onnxruntime
+#   make bench-inference — ms/image at 1 and 2 threads, ours next to onnxruntime, every shipped model too, with the inference bars
 PYTHON ?= python3.11
 MODELS_VENV := .build-models/venv
 MODELS_PY := $(MODELS_VENV)/bin/python
@@ -92,4 +92,4 @@ compare-models: build $(MODELS_PY)
 	$(MODELS_PY) Training/inference/compare_models.py
 
 bench-inference: build $(MODELS_PY)
-	$(MODELS_PY) Training/inference/bench_inference.py --passes 3 --repeat 20
+	$(MODELS_PY) Training/inference/bench_inference.py --passes 5 --repeat 20

@@ -1,4 +1,4 @@
-// Direct convolution for stem layers (few input channels), AVX-512.
+// Direct convolution for stems and layers with few output channels, AVX-512.
 #include "CKernels.h"
 #include "activation.h"
 #include "internal.h"
@@ -18,71 +18,11 @@
 // taps go in increasing k, and a padding tap adds w*0 exactly as the packed
 // path's zero does, so the bits equal bk_conv_gemm's.
 #define DIRECT_MAX_K 32
-__attribute__((target("avx512f"), always_inline)) static inline void
-direct512(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
-          const float *x, const BKConvGeom *g, float *y, const float *bias,
-          const BKEpilogue *ep) {
-  const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW;
-  const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-  const __m512i zero = _mm512_setzero_si512(), wlimit = _mm512_set1_epi32((int)g->W);
-  const ptrdiff_t sw = g->sw;
-  for (ptrdiff_t n = n0; n < n1;) {
-    ptrdiff_t oh = n / g->OW, ow = n % g->OW;
-    ptrdiff_t len = g->OW - ow < 16 ? g->OW - ow : 16;
-    if (len > n1 - n) len = n1 - n;
-    __mmask16 tail = (__mmask16)((1u << len) - 1);
-    __m512 acc[24];
-    _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
-      acc[m] = _mm512_set1_ps(bias ? bias[m] : 0.0f);
-    ptrdiff_t k = 0;
-    for (ptrdiff_t c = 0; c < g->C; c++)
-      for (ptrdiff_t i = 0; i < g->KH; i++) {
-        ptrdiff_t ih = oh * g->sh - g->ph + i * g->dh;
-        int rowok = ih >= 0 && ih < g->H;
-        uintptr_t row = (uintptr_t)(x + (c * g->H + (rowok ? ih : 0)) * g->W);
-        for (ptrdiff_t j = 0; j < g->KW; j++, k++) {
-          ptrdiff_t iw0 = ow * sw - g->pw + j * g->dw;
-          __m512 v = _mm512_setzero_ps();
-          if (rowok) {
-            // Masked-off lanes are never read, so the start may lie before
-            // the row; it is formed as an integer for that reason.
-            const float *p = (const float *)(row + (uintptr_t)iw0 * sizeof(float));
-            if (sw == 1) {
-              __m512i col = _mm512_add_epi32(lane, _mm512_set1_epi32((int)iw0));
-              __mmask16 mk = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(col, zero), col, wlimit);
-              v = _mm512_maskz_loadu_ps(mk, p);
-            } else if (sw == 2) {
-              __m512i c0 = _mm512_add_epi32(lane, _mm512_set1_epi32((int)iw0));
-              __m512i c1 = _mm512_add_epi32(c0, _mm512_set1_epi32(16));
-              __mmask16 m0 = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(c0, zero), c0, wlimit);
-              __mmask16 m1 = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(c1, zero), c1, wlimit);
-              v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(m0, p), even, _mm512_maskz_loadu_ps(m1, p + 16));
-            } else {
-              __m512i col = _mm512_add_epi32(_mm512_mullo_epi32(lane, _mm512_set1_epi32((int)sw)),
-                                             _mm512_set1_epi32((int)iw0));
-              __mmask16 mk = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(col, zero), col, wlimit);
-              v = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), mk, col, (const float *)row, 4);
-            }
-          }
-          _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
-            acc[m] = _mm512_fmadd_ps(_mm512_set1_ps(A[m * K + k]), v, acc[m]);
-        }
-      }
-    if (ep && ep->act)
-      _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
-        acc[m] = act512v(acc[m], ep->act, ep->alpha, ep->beta);
-    _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
-      _mm512_mask_storeu_ps(y + m * ldc + n, tail, acc[m]);
-    n += len;
-  }
-}
 
-// direct512 with the per-tap geometry hoisted out of the channel loop: a
-// segment's column masks (one per kernel column) and row offsets (one per
-// kernel row) are worked out once, so each tap is one or two masked loads
-// (and a permute at stride 2) feeding MB FMAs. Strides 1 and 2, kernels up
-// to 8x8; the same operations in the same order as direct512.
+// A segment's column masks (one per kernel column) and row offsets (one per
+// kernel row) are worked out once, outside the channel loop, so each tap is
+// one or two masked loads (and a permute at stride 2) feeding MB FMAs.
+// Strides 1 and 2, kernels up to 8x8 (others go to the packed GEMM).
 #define HOIST_MAX 8
 __attribute__((target("avx512f"), always_inline)) static inline void
 direct512h(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
@@ -158,6 +98,7 @@ direct512h(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
 static int direct_applies(ptrdiff_t M, const BKConvGeom *g) {
   const ptrdiff_t K = g->C * g->KH * g->KW;
   if (g->W > (ptrdiff_t)1 << 28 || M <= 0 || M % 8 != 0) return 0;
+  if (g->sw > 2 || g->KW > HOIST_MAX || g->KH > HOIST_MAX) return 0;
   int stem = K <= DIRECT_MAX_K && M <= 24;
   int wide = M <= DIRECT_WIDE_MAX_M && g->OW >= DIRECT_WIDE_MIN_OW && g->sw == 1;
   return stem || wide;
@@ -177,18 +118,10 @@ bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
   for (ptrdiff_t m0 = 0; m0 < M; m0 += mb) {
     const float *a = A + m0 * K, *b = bias ? bias + m0 : NULL;
     float *out = y + m0 * ldc;
-    if (g->sw <= 2 && g->KW <= HOIST_MAX && g->KH <= HOIST_MAX) {
-      switch (mb) {
-      case 8: direct512h(8, n0, n1, a, x, g, out, b, ep); break;
-      case 16: direct512h(16, n0, n1, a, x, g, out, b, ep); break;
-      default: direct512h(24, n0, n1, a, x, g, out, b, ep); break;
-      }
-    } else {
-      switch (mb) {
-      case 8: direct512(8, n0, n1, a, x, g, out, b, ep); break;
-      case 16: direct512(16, n0, n1, a, x, g, out, b, ep); break;
-      default: direct512(24, n0, n1, a, x, g, out, b, ep); break;
-      }
+    switch (mb) {
+    case 8: direct512h(8, n0, n1, a, x, g, out, b, ep); break;
+    case 16: direct512h(16, n0, n1, a, x, g, out, b, ep); break;
+    default: direct512h(24, n0, n1, a, x, g, out, b, ep); break;
     }
   }
   return 1;
