@@ -8,7 +8,7 @@ struct HelpExampleTests {
     ["verify"], ["fuzz"], ["fuzz", "scoring"], ["model", "inspect"], ["model", "run"], ["model", "list"],
     ["eval", "setcards"], ["eval", "card-crops"], ["eval", "archery"], ["score"], ["synth"], ["render"], ["run", "archery"], ["run", "setcards"],
     ["run", "obstacles"], ["resume"], ["simulate-round"], ["faces"], ["bench", "synth"], ["bench", "scoring"],
-    ["bench", "conform"], ["bench", "pipeline"], ["bench", "photo"], ["conform", "run"], ["conform", "export"], ["conform", "testee"],
+    ["bench", "conform"], ["bench", "pipeline"], ["bench", "photo"], ["bench", "peak"], ["conform", "run"], ["conform", "export"], ["conform", "testee"],
     ["report", "merge"],
   ]
 
