@@ -50,4 +50,24 @@ ptrdiff_t bk_depthwise_lanes256(float *y, const float *x, const float *w, const 
                                 ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW,
                                 ptrdiff_t c0, ptrdiff_t c1);
 
+/// C = bias + A B then the epilogue on AVX-512 (gemm512.c); with `g` set, B
+/// is image x and its im2col panels (columns from `nbase`) are packed on the
+/// fly, else B is a row-major matrix with row stride `ldb`.
+void bk_gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
+                const BKConvGeom *g, const float *B, ptrdiff_t ldb, float *C,
+                ptrdiff_t ldc, const float *bias, ptrdiff_t nbase, const BKEpilogue *ep);
+
+/// bk_gemm512 for AVX2 + FMA (gemm256.c).
+void bk_gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
+                const BKConvGeom *g, const float *B, ptrdiff_t ldb, float *C,
+                ptrdiff_t ldc, const float *bias, ptrdiff_t nbase, const BKEpilogue *ep);
+
+/// The general im2col packer (any stride, taps or rows per panel): rows
+/// [k0, k0 + kc), columns [n0, n0 + nr) into pack[k * width + lane], zeros
+/// where bk_im2col has them; the AVX-512 build copies rows with masked loads.
+void bk_pack_conv_rows(float *pack, int width, const float *x, const BKConvGeom *g,
+                       ptrdiff_t k0, ptrdiff_t kc, ptrdiff_t n0, ptrdiff_t nr);
+void bk_pack_conv_rows512(float *pack, int width, const float *x, const BKConvGeom *g,
+                          ptrdiff_t k0, ptrdiff_t kc, ptrdiff_t n0, ptrdiff_t nr);
+
 #endif

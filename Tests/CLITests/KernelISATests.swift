@@ -27,21 +27,17 @@ struct KernelISATests {
     #expect(outputs[0] == outputs[2] && outputs[1] == outputs[2], "scalar, avx2 and the best ISA differ")
   }
 
-  /// `bench peak` measures the instruction set the kernels run at: the portable
-  /// path (a libm `fmaf` per operation) far below a vector one.
+  /// `bench peak` measures the instruction set the kernels run at and says
+  /// which (its figures are a benchmark's, never asserted here).
   @Test func benchPeakMeasuresTheChosenPath() throws {
-    var rate: [String: Double] = [:]
     for isa in ["scalar", ""] {
       let r = try CLIRunner.run(["bench", "peak", "--seconds", "0.02", "--trials", "2", "--json"], env: ["BULLSEYE_ISA": isa])
       #expect(r.status == 0, "\(r.stderr)")
       let j = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
       let name = j?["isa"] as? String ?? "?"
-      #expect(["scalar", "avx2", "avx512"].contains(name))
-      if isa == "scalar" { #expect(name == "scalar") }
-      rate[isa.isEmpty ? name : isa] = j?["gflops"] as? Double ?? 0
+      #expect(isa == "scalar" ? name == "scalar" : ["scalar", "avx2", "avx512"].contains(name), "\(name)")
+      #expect((j?["gflops"] as? Double ?? 0) > 0)
     }
-    #expect((rate["scalar"] ?? 0) > 0)
-    if let best = rate.first(where: { $0.key != "scalar" })?.value { #expect(best > 4 * (rate["scalar"] ?? 0)) }
     let bad = try CLIRunner.run(["bench", "peak", "--seconds", "0"])
     #expect(bad.status == 2 && bad.stderr.contains("--seconds 0.0 is out of range"), "\(bad.stderr)")
   }
