@@ -89,7 +89,7 @@ struct ModelRun: ParsableCommand {
     try inferenceCall { try NPY.write(out, to: output) }
     if json {
       // GFLOP/s counts a multiply-add as two operations (the model's MACs × 2).
-      let macs = (try? InferenceModel.summary(contentsOf: model))?.macs
+      let macs = m.summary.macs  // the loaded model's own plan, not the file read again
       let ms = medianMS(samples)
       print(try JSONValue.object(["median_ms": .double(ms), "threads": .int(threads), "repeat": .int(repeat_),
                                   "output_shape": .array(out.shape.map(JSONValue.int)), "isa": .string(PeakFMA.currentISA),

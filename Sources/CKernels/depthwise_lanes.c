@@ -51,13 +51,11 @@ lanes_block(const ptrdiff_t KH, const ptrdiff_t KW, float *yt, const float *xt, 
             ptrdiff_t H, ptrdiff_t W, ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw,
             ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW) {
   for (ptrdiff_t oh = 0; oh < OH; oh++) {
-    ptrdiff_t top = oh * sh - ph, i0 = 0, i1 = KH;
-    while (i0 < KH && top + i0 * dh < 0) i0++;
-    while (i1 > i0 && top + (i1 - 1) * dh >= H) i1--;
+    ptrdiff_t top = oh * sh - ph, i0, i1;
+    tap_span(top, dh, KH, H, &i0, &i1);
     for (ptrdiff_t ow = 0; ow < OW; ow++) {
-      ptrdiff_t left = ow * sw - pw, j0 = 0, j1 = KW;
-      while (j0 < KW && left + j0 * dw < 0) j0++;
-      while (j1 > j0 && left + (j1 - 1) * dw >= W) j1--;
+      ptrdiff_t left = ow * sw - pw, j0, j1;
+      tap_span(left, dw, KW, W, &j0, &j1);
       __m512 acc = b;
       for (ptrdiff_t i = i0; i < i1; i++) {
         const float *xr = xt + ((top + i * dh) * W + left) * 16;

@@ -70,4 +70,16 @@ void bk_pack_conv_rows(float *pack, int width, const float *x, const BKConvGeom 
 void bk_pack_conv_rows512(float *pack, int width, const float *x, const BKConvGeom *g,
                           ptrdiff_t k0, ptrdiff_t kc, ptrdiff_t n0, ptrdiff_t nr);
 
+/// The taps t in [0, taps) whose coordinate start + t * step lies in
+/// [0, limit), as [*t0, *t1): validity is monotonic in t, so they are one
+/// range (the depthwise lanes kernels take each output's taps this way).
+static inline void tap_span(ptrdiff_t start, ptrdiff_t step, ptrdiff_t taps, ptrdiff_t limit,
+                            ptrdiff_t *t0, ptrdiff_t *t1) {
+  ptrdiff_t a = 0, b = taps;
+  while (a < taps && start + a * step < 0) a++;
+  while (b > a && start + (b - 1) * step >= limit) b--;
+  *t0 = a;
+  *t1 = b;
+}
+
 #endif

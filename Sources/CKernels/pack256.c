@@ -4,12 +4,10 @@
 // aligned stores.
 #include "CKernels.h"
 #include "internal.h"
+#include "pack_table.h"
 
 #include <immintrin.h>
 #include <stdint.h>
-
-#define PACK_MAX_TAPS 49
-#define PACK_MAX_RUNS 4
 
 /// One (tap, run) pair: lane 0's source offset in a channel and the masks of
 /// its loads (stride 1: lanes 0-7 and 8-15; stride 2: four raw 8-float loads).
@@ -24,58 +22,28 @@ __attribute__((target("avx2,fma"))) static inline __m256i mask8(uint32_t bits) {
   return _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(bits & 0xFF)), sel), sel);
 }
 
-/// Lanes [a, b) of 0..<16 as bits.
-static inline uint32_t lanes16(ptrdiff_t a, ptrdiff_t b) {
-  if (b <= a) return 0;
-  uint32_t hi = b >= 16 ? 0xFFFFu : ((1u << b) - 1);
-  return hi & ~((1u << a) - 1);
-}
-
-/// Lane l of 16 -> bit 2l of 32: stride 2 reads every other float of a span.
-static inline uint32_t spread_even16(uint32_t v) {
-  uint32_t r = 0;
-  for (int l = 0; l < 16; l++) r |= ((v >> l) & 1u) << (2 * l);
-  return r;
-}
-
 __attribute__((target("avx2,fma"))) int
 bk_pack_conv256(float *pack, const float *x, const BKConvGeom *g, ptrdiff_t k0,
                 ptrdiff_t kc, ptrdiff_t n0, ptrdiff_t nr) {
   const ptrdiff_t taps = g->KH * g->KW, sw = g->sw;
   if (taps > PACK_MAX_TAPS || (sw != 1 && sw != 2) || nr <= 0 || nr > 16) return 0;
-  ptrdiff_t l0s[PACK_MAX_RUNS + 1], ohs[PACK_MAX_RUNS], ows[PACK_MAX_RUNS], runs = 0;
-  {
-    ptrdiff_t oh = n0 / g->OW, ow = n0 % g->OW;
-    for (ptrdiff_t l = 0; l < nr; runs++) {
-      if (runs == PACK_MAX_RUNS) return 0;
-      ptrdiff_t len = g->OW - ow < nr - l ? g->OW - ow : nr - l;
-      l0s[runs] = l; ohs[runs] = oh; ows[runs] = ow;
-      l += len; ow = 0; oh++;
-    }
-    l0s[runs] = nr;
-  }
+  const PanelRuns pr = panel_runs(g, n0, nr);
+  const ptrdiff_t runs = pr.count;
+  if (runs == 0) return 0;
   TapRun256 tab[PACK_MAX_TAPS * PACK_MAX_RUNS];
   for (ptrdiff_t i = 0; i < g->KH; i++)
     for (ptrdiff_t j = 0; j < g->KW; j++)
       for (ptrdiff_t r = 0; r < runs; r++) {
         TapRun256 *e = &tab[(i * g->KW + j) * runs + r];
-        ptrdiff_t l0 = l0s[r], l1 = l0s[r + 1];
-        ptrdiff_t ih = ohs[r] * g->sh - g->ph + i * g->dh;
-        ptrdiff_t iw0 = ows[r] * sw - g->pw + j * g->dw;
-        e->off = ih * g->W + iw0 - l0 * sw;
-        uint32_t lanes = 0;
-        if (ih >= 0 && ih < g->H) {
-          ptrdiff_t lo = iw0 >= 0 ? 0 : (-iw0 + sw - 1) / sw;
-          ptrdiff_t hi = g->W - iw0 <= 0 ? 0 : (g->W - iw0 + sw - 1) / sw;
-          if (hi > l1 - l0) hi = l1 - l0;
-          lanes = lanes16(l0 + lo, l0 + hi);
-        }
+        ptrdiff_t first;
+        uint32_t lanes = panel_tap(g, &pr, r, i, j, &e->off, &first);
+        (void)first;
         if (sw == 1) {
           e->m[0] = mask8(lanes);
           e->m[1] = mask8(lanes >> 8);
           e->m[2] = e->m[3] = _mm256_setzero_si256();
         } else {
-          uint32_t s = spread_even16(lanes);
+          uint32_t s = spread_even(lanes);
           for (int q = 0; q < 4; q++) e->m[q] = mask8(s >> (8 * q));
         }
       }

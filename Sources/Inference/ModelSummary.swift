@@ -40,7 +40,7 @@ extension InferenceModel {
 
   /// Interface, operator counts, parameters and MACs of this model. MACs use
   /// the declared input shapes with symbolic dimensions taken as 1.
-  var summary: ModelSummary {
+  public var summary: ModelSummary {
     let params = graph.initializers.values.filter { $0.dtype == .float }.reduce(0) { $0 + $1.count }
     var shapes: [String: [Int]] = [:]
     for i in graph.inputs {
