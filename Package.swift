@@ -67,7 +67,7 @@ let package = Package(
     .target(name: "Scoring"),
     .target(
       name: "Synth",
-      dependencies: ["Core", "Scoring", "Canvas", "StrictYAML", "SetCards", "Obstacles"]),
+      dependencies: ["Core", "Scoring", "Canvas", "Imaging", "StrictYAML", "SetCards", "Obstacles"]),
     .target(name: "CKernels"),
     .target(name: "Inference", dependencies: ["CKernels"]),
     .target(name: "Detection", dependencies: ["Core", "Imaging", "Scoring"]),

@@ -96,7 +96,9 @@ extension SynthCommand {
   /// `synth --kind setcards --seed S --cards N --out PATH.png --truth PATH.json`.
   func synthSetCards() throws {
     do {
-      let r = try TableSynthesizer.render(SetTableSpec(seed: seed, size: size, cardCount: cards))
+      var spec = SetTableSpec(seed: seed, size: size, cardCount: cards)
+      spec.style = style
+      let r = try TableSynthesizer.render(spec)
       try PNG.write(r.image, to: out ?? "")
       if let truth { try AtomicFile.write(try r.canonicalTruth(), to: truth) }
     } catch let e as SetCardsError { throw CLIError(e) } catch let e as CanvasError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
@@ -113,6 +115,7 @@ extension SynthCommand {
     spec.width = s.width; spec.height = s.height; spec.impacts = set
     spec.impactBox = impactBox
     spec.touchingShare = touchingShare
+    spec.cardStyle = style ?? .realism
     spec.faces = faces.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) } }
     do {
       let counts = try DatasetWriter.write(spec, to: dir) { n in if n % 100 == 0 { writeLine("\(n)/\(count) images") } }
@@ -122,3 +125,5 @@ extension SynthCommand {
 }
 
 extension SetLabelStyle: ExpressibleByArgument {}
+
+extension CardStyle: ExpressibleByArgument {}

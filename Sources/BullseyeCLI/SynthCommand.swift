@@ -15,6 +15,8 @@ struct SynthCommand: ParsableCommand {
 
   @Option(help: "What to draw (archery is another name for target).") var kind: SynthKind = .target
   @Option(parsing: .unconditional, help: "Number of cards (setcards, 3...21).") var cards: Int?
+  @Option(help: "Look of a Set table (setcards): classic (the scenarios' look; default for one image), realism (phone-photo domain randomization; default for --dataset) or realism-holdout (the same from ranges outside realism's, for test sets).")
+  var style: CardStyle?
   @Option(help: "Face id or alias.") var face: FaceName = .tenZone
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm.") var diameterCm: Double?
   @Option(help: "Seed for everything not pinned.") var seed: UInt64 = 0
@@ -40,6 +42,9 @@ struct SynthCommand: ParsableCommand {
     let shares = SceneSpec.touchingShares
     if let touchingShare, !(touchingShare.isFinite && shares.contains(touchingShare)) {
       throw CLIError(message: "--touching-share \(touchingShare) is out of range: expected \(shares.lowerBound)...\(shares.upperBound)")
+    }
+    if style != nil, kind != .setcards {
+      throw ValidationError("--style applies to --kind setcards only, not --kind \(kind.rawValue)")
     }
     if let dataset { return try writeDataset(dataset) }
     guard let out else { throw CLIError(message: "--out is required (or --dataset DIR)") }

@@ -32,6 +32,8 @@ package struct DatasetSpec: Sendable {
   /// Faces a target dataset's scenes are drawn from, uniformly (nil: `faceMix`).
   /// A list of one matches a pipeline's photos, e.g. `eval archery`'s 10-zone ones.
   package var faces: [String]?
+  /// Look of Set-card tables (`realism` unless a caller asks for another).
+  package var cardStyle = CardStyle.realism
   /// The default mix: twelve entries, plain 10-zone three times (a quarter of the scenes).
   static let faceMix = ["10_zone", "10_zone", "10_zone", "10_zone_6_ring", "10_zone_5_ring", "5_zone", "WA_field", "nfaa_indoor",
                                "wa_vegas_3_spot", "wa_vertical_3_spot", "11_zone", "10_zone_compound"]
@@ -133,7 +135,9 @@ package enum DatasetWriter {
       return (r.image, boxes, face)
     case .setcards:
       var g = SeededGenerator(seed: seed)
-      let r = try TableSynthesizer.render(SetTableSpec(seed: seed, size: ImageSize(width: spec.width, height: spec.height), cardCount: g.int(3...21)))
+      var table = SetTableSpec(seed: seed, size: ImageSize(width: spec.width, height: spec.height), cardCount: g.int(3...21))
+      table.style = spec.cardStyle
+      let r = try TableSynthesizer.render(table)
       let boxes = r.cards.map { c in
         LabelledBox(classID: 0, box: (c.box.x1, c.box.y1, c.box.x2, c.box.y2), attributes: [
           "number": .string(c.card.number.name), "color": .string(c.card.color.name), "shape": .string(c.card.shape.name),

@@ -10,13 +10,15 @@ struct CardPainter {
   let h: Double
   /// Faint printing, 0...1: lightens outlines and stripes of empty and striped symbols.
   let faint: Double
+  /// Inks, stock and strokes.
+  var print = CardPrint.classic
 
-  /// Printed ink colours.
-  static func ink(_ c: CardColor) -> Color {
+  /// This print's ink for a colour.
+  func ink(_ c: CardColor) -> Color {
     switch c {
-    case .red: return Color(hex: 0xE0252D)
-    case .green: return Color(hex: 0x13A04A)
-    case .purple: return Color(hex: 0x5D2B90)
+    case .red: return print.inks[0]
+    case .green: return print.inks[1]
+    case .purple: return print.inks[2]
     }
   }
 
@@ -25,7 +27,7 @@ struct CardPainter {
   func paint(_ card: Card) {
     let w = width, r = h / 28
     roundedRect(x: -w / 2, y: -h / 2, w: w, h: h, r: r)
-    ctx.setSource(Color(hex: 0xF8F6F0))
+    ctx.setSource(print.stock)
     ctx.fill(preserve: true)
     ctx.setSource(Color(r: 0.45, g: 0.45, b: 0.42, a: 0.45))
     ctx.setLineWidth(max(0.6, h / 300))
@@ -37,7 +39,7 @@ struct CardPainter {
     case .two: [-0.142 * h, 0.142 * h]
     case .three: [-0.287 * h, 0, 0.287 * h]
     }
-    let ink = Self.ink(card.color)
+    let ink = ink(card.color)
     for dy in offsets { symbol(card.shape, fill: card.fill, ink: ink, cy: dy, w: symW, sh: symH) }
   }
 
@@ -52,10 +54,10 @@ struct CardPainter {
       ctx.save()
       path(shape, cy: cy, w: w, h: sh)
       ctx.clip()
-      let pitch = h / 69
+      let pitch = h * print.stripePitch
       var x = -w / 2
       while x < w / 2 {
-        ctx.rectangle(x: x, y: cy - sh / 2 - 1, width: pitch * 0.38, height: sh + 2)
+        ctx.rectangle(x: x, y: cy - sh / 2 - 1, width: pitch * print.stripeDuty, height: sh + 2)
         x += pitch
       }
       ctx.setSource(Color(r: ink.r, g: ink.g, b: ink.b, a: 1 - 0.45 * faint))
@@ -66,8 +68,8 @@ struct CardPainter {
     }
     path(shape, cy: cy, w: w, h: sh)
     ctx.setSource(Color(r: ink.r, g: ink.g, b: ink.b, a: outlineAlpha))
-    ctx.setLineWidth(h / 92)
-    ctx.setLineJoin(.round)
+    ctx.setLineWidth(h * print.outline)
+    ctx.setLineJoin(print.sharpDiamond && shape == .diamond ? .miter : .round)
     ctx.stroke()
   }
 
@@ -86,7 +88,7 @@ struct CardPainter {
     case .squiggle:
       // A closed Catmull–Rom "bean" through points symmetric under a half turn
       // (unit box: x, y in −1...1), as Bézier segments.
-      let top: [(Double, Double)] = [(-0.95, 0.55), (-0.45, -0.95), (0.2, -0.45), (0.8, -0.95)]
+      let top: [(Double, Double)] = print.tilde ? Self.tildeTop : [(-0.95, 0.55), (-0.45, -0.95), (0.2, -0.45), (0.8, -0.95)]
       let pts = (top + top.map { (-$0.0, -$0.1) }).map { (w / 2 * $0.0, cy + sh / 2 * $0.1) }
       let n = pts.count
       ctx.moveTo(pts[0].0, pts[0].1)
@@ -98,6 +100,11 @@ struct CardPainter {
       ctx.closePath()
     }
   }
+
+  /// The printed squiggle's upper half: the left end hangs low, the right end
+  /// rises, both wider than the waist (a thick tilde; the other half is its half turn).
+  static let tildeTop: [(Double, Double)] = [(-1.0, 0.2), (-0.8, -0.55), (-0.45, -0.78), (-0.05, -0.45),
+                                             (0.35, -0.15), (0.75, -0.45), (0.97, -0.88)]
 
   func roundedRect(x: Double, y: Double, w: Double, h: Double, r: Double) {
     ctx.newPath()

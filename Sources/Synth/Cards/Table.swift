@@ -14,11 +14,21 @@ struct SetTable: Sendable, Hashable {
   /// The seed the spec carried (noise and textures derive from it).
   let seed: UInt64
   /// Cards in drawing order (later ones lie on top).
-  let cards: [PlacedCard]
+  var cards: [PlacedCard]
   /// The resolved look.
   let look: Look
   /// Extra flat-table width on each side that perspective brings into view.
   let marginX: Int
+  /// Things in frame that are not table cards: thumbnail cards (realistic styles).
+  var thumbnails: [PlacedCard] = []
+  /// The game box (realistic styles): centre, size and rotation on the flat table.
+  var gameBox: BoxPlacement?
+
+  /// A rectangle on the flat table.
+  struct BoxPlacement: Sendable, Hashable {
+    /// Centre, size and rotation (degrees clockwise), flat-table pixels.
+    let x: Double, y: Double, width: Double, height: Double, rotationDeg: Double
+  }
 
   /// One card on the flat table.
   struct PlacedCard: Sendable, Hashable {
@@ -44,6 +54,10 @@ struct SetTable: Sendable, Hashable {
     let shadow: Double, faint: Double
     /// Blur sigma (px) and noise sigma (8-bit units).
     let blur: Double, noise: Double
+    /// How the cards are printed.
+    var print = CardPrint.classic
+    /// What a realistic style adds (nil: classic).
+    var realism: RealismLook?
   }
 
   /// Card aspect: width / height of a real card.
@@ -61,10 +75,23 @@ extension SetTable {
     var root = SeededGenerator(seed: spec.seed)
     var dealRNG = root.fork("deal"), layoutRNG = root.fork("layout"), lookRNG = root.fork("look")
     let cards = try deal(spec, &dealRNG)
-    let look = try resolveLook(spec, &lookRNG)
+    let style = spec.style ?? .classic
+    var look = try resolveLook(spec, style: style, &lookRNG)
     let marginX = Int((sin(look.tiltDeg * .pi / 180) * 0.5 * Double(w)).rounded(.up))
-    let placed = try layout(spec, cards: cards, offsetX: Double(marginX), &layoutRNG)
-    return SetTable(width: w, height: h, seed: spec.seed, cards: placed, look: look, marginX: marginX)
+    guard let ranges = style.ranges else {
+      let placed = try layout(spec, cards: cards, offsetX: Double(marginX), &layoutRNG)
+      return SetTable(width: w, height: h, seed: spec.seed, cards: placed, look: look, marginX: marginX)
+    }
+    var realismRNG = root.fork("realism")
+    let (print, realism) = resolveRealism(style, ranges: ranges, imageWidth: w, &realismRNG)
+    look.print = print
+    look.realism = realism
+    var landscapeSpec = spec
+    if realism.landscape, spec.rotationDeg == nil, spec.placements == nil { landscapeSpec.rotationDeg = 90 + layoutRNG.uniform(-5...5) }
+    let placed = try layout(landscapeSpec, cards: cards, offsetX: Double(marginX), &layoutRNG)
+    var table = SetTable(width: w, height: h, seed: spec.seed, cards: placed, look: look, marginX: marginX)
+    if spec.placements == nil, spec.cardHeight == nil { table.placeRealistically(realism, &realismRNG) }
+    return table
   }
 
   static func check(_ name: String, _ v: Double, _ range: ClosedRange<Double>) throws(SetCardsError) {
@@ -88,12 +115,9 @@ extension SetTable {
     return Array(deck[0..<n])
   }
 
-  static func resolveLook(_ s: SetTableSpec, _ g: inout SeededGenerator) throws(SetCardsError) -> Look {
-    let table = s.table ?? g.pick(TableKind.allCases)
-    let colors: [UInt32] = table == .wood
-      ? [0x9C6A3C, 0x7E5030, 0xB7844F, 0x5E3B22]
-      : [0x2F6B45, 0x2E4F7C, 0x7B7468, 0xC2B49A, 0x8A3B3B]
-    let color = g.pick(colors)
+  static func resolveLook(_ s: SetTableSpec, style: CardStyle, _ g: inout SeededGenerator) throws(SetCardsError) -> Look {
+    let table = s.table ?? g.pick(style == .classic ? [.wood, .cloth] : realismTables)
+    let color = g.pick(tableColors(table))
     let tilt = s.tiltDeg ?? g.uniform(0...18)
     let warmth = s.warmth ?? g.uniform(0.2...0.8)
     let lighting = s.lighting ?? g.uniform(0...0.35)
@@ -101,8 +125,9 @@ extension SetTable {
     let vignette = s.vignette ?? g.uniform(0...0.3)
     let shadow = s.shadow ?? g.uniform(0.3...0.8)
     let faint = s.faint ?? g.uniform(0.2...0.7)
-    let blur = s.blur ?? g.uniform(0.4...1.4)
-    let noise = s.noise ?? g.uniform(1...5)
+    let ranges = style.ranges
+    let blur = s.blur ?? g.uniform(ranges?.blur ?? 0.4...1.4)
+    let noise = s.noise ?? g.uniform(ranges?.noise ?? 1...5)
     try check("tilt_deg", tilt, 0...40)
     try check("warmth", warmth, 0...1)
     try check("lighting", lighting, 0...1)

@@ -19,16 +19,20 @@ struct TablePainter {
     switch table.look.table {
     case .wood: wood(&g)
     case .cloth: cloth(&g)
+    case .laminate: laminate(&g)
+    case .mat: mat(&g)
     }
     let a = table.look.lightAngleDeg * .pi / 180
-    for p in table.cards {
+    if let box = table.gameBox { gameBox(box, dx: -cos(a), dy: -sin(a)) }
+    for p in table.thumbnails + table.cards {
       shadow(p, dx: -cos(a), dy: -sin(a))
       ctx.save()
       ctx.translate(p.x, p.y)
       ctx.rotate(p.rotationDeg * .pi / 180)
-      CardPainter(ctx: ctx, h: p.heightPx, faint: table.look.faint).paint(p.card)
+      CardPainter(ctx: ctx, h: p.heightPx, faint: table.look.faint, print: table.look.print).paint(p.card)
       ctx.restore()
     }
+    if let glare = table.look.realism?.glare { self.glare(glare) }
   }
 
   /// Soft shadow: stacked translucent card outlines, growing and offset away from the light.

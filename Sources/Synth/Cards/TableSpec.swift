@@ -43,6 +43,8 @@ public struct SetTableSpec: Sendable, Hashable, Decodable {
   var blur: Double?
   /// Sensor noise sigma in 8-bit units, 0...64.
   var noise: Double?
+  /// The look: classic (default), realism or realism-holdout.
+  public var style: CardStyle?
 
   /// A spec with everything but seed, size and count left to the seed.
   public init(seed: UInt64, size: ImageSize = ImageSize(width: 1280, height: 960), cardCount: Int? = nil) {
@@ -53,7 +55,7 @@ public struct SetTableSpec: Sendable, Hashable, Decodable {
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case seed, size, cards, placements, arrangement, gap, table, warmth, lighting, vignette
-    case shadow, faint, blur, noise
+    case shadow, faint, blur, noise, style
     case cardCount = "card_count", rotationDeg = "rotation_deg", jitterDeg = "jitter_deg"
     case cardHeight = "card_height", tiltDeg = "tilt_deg"
   }
@@ -89,6 +91,7 @@ public struct SetTableSpec: Sendable, Hashable, Decodable {
     faint = try c.decodeIfPresent(Double.self, forKey: .faint)
     blur = try c.decodeIfPresent(Double.self, forKey: .blur)
     noise = try c.decodeIfPresent(Double.self, forKey: .noise)
+    style = try c.decodeIfPresent(CardStyle.self, forKey: .style)
   }
 }
 
@@ -136,4 +139,8 @@ enum TableKind: String, Sendable, Hashable, Decodable, CaseIterable {
   case wood
   /// Woven cloth or felt.
   case cloth
+  /// White or light-grey laminate (a kitchen or office table).
+  case laminate
+  /// A patterned play mat.
+  case mat
 }

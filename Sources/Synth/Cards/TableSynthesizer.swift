@@ -2,6 +2,12 @@ import SetCards
 import Canvas
 import Core
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One card's ground truth in output pixels.
 public struct CardTruth: Sendable, Hashable {
   /// The card.
@@ -30,6 +36,16 @@ public struct TableRender: Sendable {
   public let cards: [CardTruth]
   /// Every Set on the table (all cards, occluded or not), sorted triples.
   public let sets: [[Int]]
+  /// Things in frame that are not table cards (thumbnails, the game box): never labelled as cards.
+  public var distractors: [Distractor] = []
+}
+
+/// Something in a realistic photo that looks like a card but is not on the table.
+public struct Distractor: Sendable, Hashable {
+  /// `thumbnail` or `box`.
+  public let kind: String
+  /// Axis-aligned box in output pixels, clipped to the image.
+  public let box: Box
 }
 
 /// The card synthesizer's entry point: a table spec in, a photo-like image and
@@ -67,16 +83,27 @@ public enum TableSynthesizer {
     let look = table.look
     applyLight(&rgb, width: w, height: h, warmth: look.warmth, gradient: look.lighting,
                angleDeg: look.lightAngleDeg, vignette: look.vignette)
+    if let r = look.realism {
+      applyCamera(&rgb, whiteBalance: r.whiteBalance, exposure: r.exposure, contrast: r.contrast)
+      if let m = r.motion { motionBlur(&rgb, width: w, height: h, length: m[0], angleDeg: m[1]) }
+    }
     blur(&rgb, width: w, height: h, sigma: look.blur)
     addNoise(&rgb, sigma: look.noise, rng: &noiseRNG)
     var out = [UInt8](repeating: 255, count: w * h * 4)
     for i in 0..<(w * h) {
       for c in 0..<3 { out[i * 4 + c] = UInt8(min(255, max(0, rgb[i * 3 + c].rounded()))) }
     }
-    let image: RGBA8Image
+    var image: RGBA8Image
     do { image = try RGBA8Image(width: w, height: h, pixels: out) } catch { throw .canvas(error) }
-    let truth = cardTruth(table, flatToOut: outToFlat.inverse)
-    return TableRender(image: image, table: table, cards: truth, sets: SetFinder.bruteForce(table.cards.map(\.card)))
+    if let q = look.realism?.jpegQuality {
+      do { image = try jpegRoundTrip(image, quality: q) } catch {
+        throw .invalid(name: "jpeg quality", value: "\(q)", expected: "an image libjpeg-turbo encodes (\(error))")
+      }
+    }
+    let flatToOut = outToFlat.inverse
+    let truth = cardTruth(table, flatToOut: flatToOut)
+    return TableRender(image: image, table: table, cards: truth, sets: SetFinder.bruteForce(table.cards.map(\.card)),
+                       distractors: distractorTruth(table, flatToOut: flatToOut))
   }
 
   static func cardTruth(_ table: SetTable, flatToOut: Homography) -> [CardTruth] {
@@ -91,6 +118,27 @@ public enum TableSynthesizer {
       return CardTruth(card: p.card, box: box.rounded, corners: corners.map { [round2($0.0), round2($0.1)] },
                        rotationDeg: p.rotationDeg)
     }
+  }
+}
+
+extension TableSynthesizer {
+  /// Boxes of the thumbnails and the game box as the camera sees them; those wholly outside the frame are left out.
+  static func distractorTruth(_ table: SetTable, flatToOut: Homography) -> [Distractor] {
+    func box(_ pts: [(Double, Double)]) -> Box? {
+      let out = pts.map { flatToOut.apply($0.0, $0.1) }
+      let b = Box(x1: out.map(\.0).min()!, y1: out.map(\.1).min()!, x2: out.map(\.0).max()!, y2: out.map(\.1).max()!)
+        .clipped(width: table.width, height: table.height)
+      return b.x2 - b.x1 >= 1 && b.y2 - b.y1 >= 1 ? b.rounded : nil
+    }
+    var list = table.thumbnails.compactMap { p in box(SetTable.cardOutline(p)).map { Distractor(kind: "thumbnail", box: $0) } }
+    if let g = table.gameBox {
+      let (c, s) = (cos(g.rotationDeg * .pi / 180), sin(g.rotationDeg * .pi / 180))
+      let corners = [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)].map { (u, v) in
+        (g.x + u * g.width / 2 * c - v * g.height / 2 * s, g.y + u * g.width / 2 * s + v * g.height / 2 * c)
+      }
+      if let b = box(corners) { list.append(Distractor(kind: "box", box: b)) }
+    }
+    return list
   }
 }
 
@@ -117,7 +165,7 @@ extension TableRender {
       return .object(f)
     }
     let look = table.look
-    return .object([
+    var fields: [String: JSONValue] = [
       "version": .int(1), "kind": .string("setcards"),
       "seed": .int(Int(truncatingIfNeeded: table.seed)),
       "image": .object(["width": .int(table.width), "height": .int(table.height)]),
@@ -128,7 +176,13 @@ extension TableRender {
       ]),
       "cards": .array(cardsJSON),
       "sets": .array(sets.map { .array($0.map(JSONValue.int)) }),
-    ])
+    ]
+    // Classic truth files keep their keys; realistic ones say their style and what else is in frame.
+    if let r = look.realism {
+      fields["style"] = .string(r.style.rawValue)
+      fields["distractors"] = .array(distractors.map { .object(["kind": .string($0.kind), "box": .array($0.box.xyxy.map(JSONValue.double))]) })
+    }
+    return .object(fields)
   }
 
   /// Canonical text of `truthJSON`.
