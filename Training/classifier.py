@@ -92,8 +92,21 @@ def load_cards(root, splits=("train", "val")):
     return images, items
 
 
-def crop(img, bbox, rng=None):
-    """Crop the int bbox (optionally jittered) and resize to 224 bilinear; returns float CHW normalized."""
+def degrade(c, rng):
+    """A phone photo's small card: down to 40-130 px wide, then saved as JPEG at quality 50-95."""
+    import io
+    from PIL import Image
+    w = rng.randint(40, 130)
+    if w < c.width:
+        c = c.resize((w, max(1, round(c.height * w / c.width))), Image.BILINEAR)
+    buf = io.BytesIO()
+    c.save(buf, "JPEG", quality=rng.randint(50, 95))
+    return Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
+
+
+def crop(img, bbox, rng=None, small=0.0):
+    """Crop the int bbox (optionally jittered) and resize to 224 bilinear; returns float CHW normalized.
+    With probability `small` (training only) the crop is first degraded like a small card in a phone photo."""
     from PIL import Image
     x, y, w, h = bbox
     if rng is not None:
@@ -104,7 +117,10 @@ def crop(img, bbox, rng=None):
     H, W = img.shape[:2]
     x1, y1 = max(0, int(x)), max(0, int(y))
     x2, y2 = min(W, int(x + w)), min(H, int(y + h))
-    c = Image.fromarray(img[y1:y2, x1:x2]).resize((SIZE, SIZE), Image.BILINEAR)
+    c = Image.fromarray(img[y1:y2, x1:x2])
+    if rng is not None and small > 0 and rng.random() < small:
+        c = degrade(c, rng)
+    c = c.resize((SIZE, SIZE), Image.BILINEAR)
     a = np.asarray(c, np.float32) / 255
     if rng is not None:
         a = np.clip(a * rng.uniform(0.8, 1.2) + rng.uniform(-0.06, 0.06), 0, 1)
@@ -119,9 +135,15 @@ def train(args):
     torch.set_num_threads(args.threads)
     seed_all(args.seed)
     rng = random.Random(args.seed)
-    images, items = load_cards(args.data)
+    images, items = [], []
+    for root in args.data:
+        im, it = load_cards(root)
+        items += [(i + len(images), b, t) for i, b, t in it]
+        images += im
     print(f"{len(items)} cards from {len(images)} images", flush=True)
     model = CardNet()
+    if args.init:
+        model.load_state_dict(torch.load(args.init, map_location="cpu")["model"])
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * (len(items) // args.batch)
     step, t0 = 0, time.time()
@@ -131,7 +153,7 @@ def train(args):
         rng.shuffle(order)
         for b in range(len(items) // args.batch):
             idx = order[b * args.batch:(b + 1) * args.batch]
-            x = torch.from_numpy(np.stack([crop(images[items[i][0]], items[i][1], rng) for i in idx]))
+            x = torch.from_numpy(np.stack([crop(images[items[i][0]], items[i][1], rng, args.small) for i in idx]))
             if rng.random() < 0.5:
                 x = x.flip(3)
             t = torch.tensor([items[i][2] for i in idx])
@@ -217,7 +239,9 @@ def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
     t = sub.add_parser("train")
-    t.add_argument("--data", required=True)
+    t.add_argument("--data", action="append", required=True, help="a synth --dataset folder (repeat to mix)")
+    t.add_argument("--init", help="start from these weights (.pt)")
+    t.add_argument("--small", type=float, default=0.0, help="share of training crops degraded like small JPEG'd phone cards")
     t.add_argument("--epochs", type=int, default=4)
     t.add_argument("--batch", type=int, default=32)
     t.add_argument("--lr", type=float, default=3e-3)

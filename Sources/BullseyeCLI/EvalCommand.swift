@@ -22,6 +22,8 @@ struct EvalSetCards: ParsableCommand {
   @Option(parsing: .unconditional) var boards: Int = 100
   @Option(parsing: .unconditional) var cards: Int = 12
   @Option(help: "First board seed (held out: training used other seeds).") var seed: UInt64 = 9_000_000
+  @Option(help: "Look of the synthesized boards: classic, realism or realism-holdout (ranges no model was trained on).")
+  var style: CardStyle = .classic
   @Option(help: "Card detector ONNX (default: the shipped Models/setcards-detector.onnx, found beside the installed executable).") var detector: String?
   @Option(help: "Card classifier ONNX (default: the shipped Models/setcards-classifier.onnx).") var classifier: String?
   @Option(help: "A folder of your own table photos with a labels.json ({\"photo.jpg\": [{\"card\": \"2-red-oval-striped\", \"box\": [x1,y1,x2,y2]}, ...]}, boxes optional) to measure instead of synthesized boards.")
@@ -40,7 +42,7 @@ struct EvalSetCards: ParsableCommand {
     do {
       let detector = try self.detector ?? ProductPaths.require("setcards-detector.onnx")
       let classifier = try self.classifier ?? ProductPaths.require("setcards-classifier.onnx")
-      e = try BoardEvaluator.run(boards: boards, cards: cards, seed: seed, detector: detector, classifier: classifier) {
+      e = try BoardEvaluator.run(boards: boards, cards: cards, seed: seed, detector: detector, classifier: classifier, style: style) {
         let d = clock.now - start
         return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
       }

@@ -24,15 +24,18 @@ public struct BoardEvaluation: Sendable {
 /// training), runs the model-backed pipeline and compares Sets with the truth
 /// — as sets of true cards, matched by box overlap, since detection order differs.
 public enum BoardEvaluator {
+  /// `style` picks the boards' look (classic: the synthesizer's first look, the figures Models/README.md started from).
   public static func run(boards: Int, cards: Int, seed: UInt64, detector: String, classifier: String,
-                         clock: () -> Double) throws -> BoardEvaluation {
+                         style: CardStyle = .classic, clock: () -> Double) throws -> BoardEvaluation {
     let cls = try ONNXCardClassifier(path: classifier)
     let det = try InferenceModel(contentsOf: detector)
     var exact = 0, found = 0, total = 0, correct = 0
     var times: [Double] = []
     var failed: [UInt64] = []
     for b in 0..<boards {
-      let render = try TableSynthesizer.render(SetTableSpec(seed: seed + UInt64(b), size: ImageSize(width: 960, height: 720), cardCount: cards))
+      var spec = SetTableSpec(seed: seed + UInt64(b), size: ImageSize(width: 960, height: 720), cardCount: cards)
+      spec.style = style
+      let render = try TableSynthesizer.render(spec)
       let t0 = clock()
       let boxes = try ONNXCardDetector.detections(model: det, name: detector, image: render.image)
       let result = try SetPipeline.run(image: render.image, detections: boxes, classifier: .model(cls))

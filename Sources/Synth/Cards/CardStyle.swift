@@ -73,7 +73,7 @@ struct RealismRanges: Sendable, Hashable {
   /// light, more washed out, thinner outlines, finer stripes, more blur and noise);
   /// ink saturation and value stay in training's lower part, so a person can still read every card.
   static let holdout = RealismRanges(
-    redHue: 14...18, greenHue: 92...100, purpleHue: 238...248,
+    redHue: 14...18, greenHue: 92...100, purpleHue: 241...248,
     inkSaturation: 0.62...0.75, inkValue: 0.78...0.9, whiteBalance: -0.9...(-0.7),
     contrast: 0.6...0.68, exposure: 1.12...1.18, outline: 0.012...0.015,
     stripePitch: 1.0 / 88...1.0 / 80, stripeDuty: 0.22...0.28, cardWidth: 80...200,
