@@ -24,8 +24,9 @@ public struct BoardEvaluation: Sendable {
 /// training), runs the model-backed pipeline and compares Sets with the truth
 /// — as sets of true cards, matched by box overlap, since detection order differs.
 public enum BoardEvaluator {
+  /// Under `profile`'s rules (the seed's by default, as the reported figures).
   public static func run(boards: Int, cards: Int, seed: UInt64, detector: String, classifier: String,
-                         clock: () -> Double) throws -> BoardEvaluation {
+                         profile: SetCardProfile = .seed, clock: () -> Double) throws -> BoardEvaluation {
     let cls = try ONNXCardClassifier(path: classifier)
     let det = try InferenceModel(contentsOf: detector)
     var exact = 0, found = 0, total = 0, correct = 0
@@ -35,7 +36,7 @@ public enum BoardEvaluator {
       let render = try TableSynthesizer.render(SetTableSpec(seed: seed + UInt64(b), size: ImageSize(width: 960, height: 720), cardCount: cards))
       let t0 = clock()
       let boxes = try ONNXCardDetector.detections(model: det, name: detector, image: render.image)
-      let result = try SetPipeline.run(image: render.image, detections: boxes, classifier: .model(cls))
+      let result = try SetPipeline.run(image: render.image, detections: boxes, classifier: .model(cls), profile: profile)
       times.append((clock() - t0) * 1000)
       // Match each detection to the true card it overlaps most.
       var truthOf: [Int: Int] = [:]
