@@ -189,6 +189,7 @@ def evaluate(args):
         items = detector_boxes(args.detector, images, items, args.threads)
     correct = np.zeros(4)
     allc = 0
+    conf_right, conf_wrong = [], []
     for i0 in range(0, len(items), 32):
         chunk = items[i0:i0 + 32]
         for it in chunk:
@@ -200,11 +201,21 @@ def evaluate(args):
             ok = np.array(pred) == np.array(it[2])
             correct += ok
             allc += ok.all()
+            # the pipeline's class confidence: the lowest of the four heads' winning softmax probabilities
+            heads = [np.exp(y[3 * i:3 * i + 3] - y[3 * i:3 * i + 3].max()) for i in range(4)]
+            conf = min(float(h.max() / h.sum()) for h in heads)
+            (conf_right if ok.all() else conf_wrong).append(conf)
     n = len(items)
     res = {"model": os.path.basename(args.weights), "data": args.data, "cards": n,
            "boxes": os.path.basename(args.detector) if args.detector else "ground truth",
            **{f"acc_{k}": round(float(correct[i] / n), 4) for i, k in enumerate(HEADS)},
            "acc_all_four": round(allc / n, 4)}
+    if conf_right:
+        # the lowest threshold at which 99 % of the correctly read cards still pass
+        thr = float(np.quantile(np.array(conf_right), 0.01, method="lower"))
+        res["threshold_99"] = round(thr, 4)
+        res["right_passing"] = round(float(np.mean(np.array(conf_right) >= thr)), 4)
+        res["wrong_caught"] = round(float(np.mean(np.array(conf_wrong) < thr)), 4) if conf_wrong else None
     print(json.dumps(res))
 
 

@@ -44,7 +44,7 @@ extension EvalSetCards {
     do {
       let detector = try self.detector ?? ProductPaths.require("setcards-detector.onnx")
       let classifier = try self.classifier ?? ProductPaths.require("setcards-classifier.onnx")
-      e = try PhotoSetEvaluator.run(dir: dir, detector: detector, classifier: classifier)
+      e = try PhotoSetEvaluator.run(dir: dir, detector: detector, classifier: classifier, profile: chosenProfile)
     } catch let e as CLIError { throw e } catch { throw CLIError(message: firstLine(error)) }
     if json {
       print(try e.json.canonicalText(), terminator: "")

@@ -28,7 +28,12 @@ struct EvalSetCards: ParsableCommand {
   @Option(help: "Card classifier ONNX (default: the shipped Models/setcards-classifier.onnx).") var classifier: String?
   @Option(help: "A folder of your own table photos with a labels.json ({\"photo.jpg\": [{\"card\": \"2-red-oval-striped\", \"box\": [x1,y1,x2,y2]}, ...]}, boxes optional) to measure instead of synthesized boards.")
   var photos: String?
+  @Option(help: "Which rules decide the cards and Sets (default: photos with --photos, seed on synthesized boards, whose figures docs/architecture.md reports).")
+  var profile: SetCardProfile?
   @Flag var json = false
+
+  /// The profile in force: `--profile`, else the one that fits the input.
+  var chosenProfile: SetCardProfile { profile ?? (photos == nil ? .seed : .photos) }
 
   func validate() throws {
     guard (1...10_000).contains(boards) else { throw ValidationError("--boards \(boards) is out of range: expected 1...10000") }
@@ -42,7 +47,8 @@ struct EvalSetCards: ParsableCommand {
     do {
       let detector = try self.detector ?? ProductPaths.require("setcards-detector.onnx")
       let classifier = try self.classifier ?? ProductPaths.require("setcards-classifier.onnx")
-      e = try BoardEvaluator.run(boards: boards, cards: cards, seed: seed, detector: detector, classifier: classifier, style: style) {
+      e = try BoardEvaluator.run(boards: boards, cards: cards, seed: seed, detector: detector, classifier: classifier,
+                                 style: style, profile: chosenProfile) {
         let d = clock.now - start
         return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
       }

@@ -48,6 +48,8 @@ struct RunSetCardsCommand: ParsableCommand {
   @Option(help: "Also draw the overlay of the first Set (or of no Set) to this PNG.") var overlay: String?
   @Option(help: "How the overlay names cards: english (2 red oval striped) or seed (the seed's 2实红菱).")
   var labels: SetLabelStyle = .english
+  @Option(help: "Which rules decide the cards and Sets (docs/semantics.md).")
+  var profile: SetCardProfile = .photos
   @Option(parsing: .unconditional, help: "Threads the card detector runs on (default: the CPUs this process may use).")
   var threads: Int?
 
@@ -67,7 +69,8 @@ struct RunSetCardsCommand: ParsableCommand {
       }
       do {
         let detections = try ONNXCardDetector.detections(path: det, image: photo, threads: threads ?? ProcessorCount.available)
-        let result = try SetPipeline.run(image: photo, detections: detections, classifier: .model(try ONNXCardClassifier(path: cls)))
+        let result = try SetPipeline.run(image: photo, detections: detections, classifier: .model(try ONNXCardClassifier(path: cls)),
+                                         profile: profile)
         try AtomicFile.write(try result.canonicalJSON(), to: out)
         try drawOverlay(photo, result)
       } catch let e as CoreError { throw CLIError(e) } catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
@@ -78,7 +81,7 @@ struct RunSetCardsCommand: ParsableCommand {
     }
     do {
       let oracle = try TruthOracle(truthJSON: text, path: truth)
-      let result = try SetPipeline.run(image: photo, detections: oracle.detections, classifier: oracle.classifier)
+      let result = try SetPipeline.run(image: photo, detections: oracle.detections, classifier: oracle.classifier, profile: profile)
       try AtomicFile.write(try result.canonicalJSON(), to: out)
       try drawOverlay(photo, result)
     } catch let e as SetCardsError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
@@ -127,3 +130,10 @@ extension SynthCommand {
 extension SetLabelStyle: ExpressibleByArgument {}
 
 extension CardStyle: ExpressibleByArgument {}
+
+/// `--profile seed|photos` of the Set-card commands; `--help` gives each value's sentence.
+extension SetCardProfile: ExpressibleByArgument {
+  public static var allValueDescriptions: [String: String] {
+    Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0.summary) })
+  }
+}

@@ -3,7 +3,7 @@ import Canvas
 /// One row of a legend: how a thing is drawn (mark and colour) and what it means.
 package struct LegendEntry: Sendable, Hashable {
   /// The swatch's shape, as the overlay draws the thing it stands for.
-  package enum Mark: Sendable, Hashable { case box, dashedBox, disc, ring, dashedRing, line, tint }
+  package enum Mark: Sendable, Hashable { case box, dashedBox, dottedBox, disc, ring, dashedRing, line, tint }
   /// Swatch shape.
   package var mark: Mark
   /// Swatch colour, 0xRRGGBB.
@@ -42,6 +42,13 @@ package enum Legend {
     LegendEntry(mark: .box, colour: 0xFF0000, meaning: "card in the shown Set (Set n: palette n)"),
     LegendEntry(mark: .box, colour: 0x808080, meaning: "card outside the shown Set"),
     LegendEntry(mark: .box, colour: 0x44FF44, meaning: "the Set's crops"),
+  ]
+
+  /// The Set-table overlay under a profile that marks cards (`photos`): the
+  /// seed's rows, then uncertain and off-table cards.
+  package static let setcardsMarked: [LegendEntry] = setcards + [
+    LegendEntry(mark: .dashedBox, colour: 0xFFB300, meaning: "uncertain card (? on its label), in no Set"),
+    LegendEntry(mark: .dottedBox, colour: 0x808080, meaning: "off the table: thumbnail, box or edge strip"),
   ]
 
   /// The obstacle frame overlay (`frame-<n>.png`).
@@ -95,8 +102,8 @@ package enum Legend {
     ctx.setSource(c)
     ctx.setLineWidth(2)
     switch e.mark {
-    case .box, .dashedBox:
-      ctx.setDash(e.mark == .dashedBox ? [3, 2] : [])
+    case .box, .dashedBox, .dottedBox:
+      ctx.setDash(e.mark == .dashedBox ? [3, 2] : e.mark == .dottedBox ? [1, 2] : [])
       ctx.rectangle(x: x + 1, y: y + 1, width: s - 2, height: s - 2)
       ctx.stroke()
     case .disc:

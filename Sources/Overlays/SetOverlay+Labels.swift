@@ -13,9 +13,25 @@ extension SetOverlay {
     return s
   }
 
-  /// The legend's facts: the label style and the Set rule.
-  static func legendFacts(_ labels: SetLabelStyle) -> [String] {
-    ["labels \(labels.rawValue) · a Set: three cards, each attribute all the same or all different · boxes as the result's cards"]
+  /// The legend's facts: the label style and the Set rule (and a profile other
+  /// than the seed, whose line the goldens pin).
+  static func legendFacts(_ labels: SetLabelStyle, profile: SetCardProfile = .seed) -> [String] {
+    let seedLine = "labels \(labels.rawValue) · a Set: three cards, each attribute all the same or all different · boxes as the result's cards"
+    guard profile != .seed else { return [seedLine] }
+    return [seedLine, "profile \(profile.rawValue) · uncertain: class confidence under \(profile.settings.pipeline.classThreshold) · off-table cards join no Set"]
+  }
+
+  /// The legend's rows: the seed's, plus the marked looks under other profiles.
+  static func legendEntries(_ profile: SetCardProfile) -> [LegendEntry] {
+    profile.settings.marksUncertain || profile.settings.tableFilter != nil ? Legend.setcardsMarked : Legend.setcards
+  }
+
+  /// A card's label: the style's words, with `?` first when uncertain and the
+  /// reason first when off the table.
+  static func labelText(_ c: DetectedCard, style: SetLabelStyle) -> String {
+    let text = SetText.label(c, style: style)
+    if let reason = c.offTable { return "\(reason.rawValue): \(text)" }
+    return c.uncertain ? "? \(text)" : text
   }
 
   /// Where each card's label anchors: the middle of the box's top edge, so the
@@ -34,7 +50,7 @@ extension SetOverlay {
     let probe = try Context(try Surface(width: 1, height: 1))
     let style = labelStyle(labels)
     let points = anchors(result)
-    let texts = result.cards.map { SetText.label($0, style: labels) }
+    let texts = result.cards.map { labelText($0, style: labels) }
     let placements = LabelLayout.place(
       points: points, labelSizes: style.sizes(probe, texts),
       bounds: LabelRect(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),

@@ -13,6 +13,10 @@ package enum SetOverlay {
   static let gray: UInt32 = 0x808080
   /// Line widths: selected Set, others.
   static let selectedWidth = 4.0, otherWidth = 2.0
+  /// Uncertain cards (profile `photos`): amber, dashed, so they read as "maybe a card".
+  static let uncertainColour: UInt32 = 0xFFB300, uncertainDash: [Double] = [6, 4]
+  /// Off-table detections (profile `photos`): gray, thin and dotted, so they recede.
+  static let offTableWidth = 1.0, offTableDash: [Double] = [1, 3]
   /// Label font size.
   static let labelSize = 18.0
   /// Trophy crop height, border, gap; the strip's band below the photo.
@@ -40,8 +44,9 @@ package enum SetOverlay {
     do {
       let lay = try layout(image: image, result: result, labels: labels)
       let margin = Int(lay.marginWidth.rounded(.up))
-      let facts = legendFacts(labels)
-      let legend = Legend.height(entries: Legend.setcards, facts: facts, width: Double(image.width + margin))
+      let facts = legendFacts(labels, profile: result.profile)
+      let entries = legendEntries(result.profile)
+      let legend = Legend.height(entries: entries, facts: facts, width: Double(image.width + margin))
       let rows = Double(lay.rows.count + 1) * marginLine
       let top = Int(max(Double(image.height), rows).rounded(.up))
       let surface = try Surface(width: image.width + margin, height: top + band + Int(legend.rounded(.up)))
@@ -57,12 +62,14 @@ package enum SetOverlay {
       for i in order {
         let c = result.cards[i]
         let selected = members.contains(i)
-        let colour = Color(hex: selected ? palette[set! % palette.count] : gray)
+        let look = boxLook(c, selected: selected, set: set)
         let t = c.box.truncated.map(Double.init)
-        ctx.setSource(colour)
-        ctx.setLineWidth(selected ? selectedWidth : otherWidth)
+        ctx.setSource(Color(hex: look.colour))
+        ctx.setLineWidth(look.width)
+        if !look.dash.isEmpty { ctx.setDash(look.dash) }
         ctx.rectangle(x: t[0], y: t[1], width: t[2] - t[0], height: t[3] - t[1])
         ctx.stroke()
+        if !look.dash.isEmpty { ctx.setDash([]) }
       }
       LabelDrawing.draw(ctx, texts: lay.texts, points: lay.points, placements: lay.placements, style: labelStyle(labels))
       LabelDrawing.drawMargin(ctx, lay.rows, x: Double(image.width) + 6, y: 0, lineHeight: marginLine, style: labelStyle(labels))
@@ -76,12 +83,21 @@ package enum SetOverlay {
       ctx.moveTo(10, 10 + 22 * 0.8)
       ctx.showText(text)
       if let set { try trophies(ctx, image: image, top: top, boxes: result.sets[set].map { result.cards[$0].box }) }
-      Legend.draw(ctx, entries: Legend.setcards, facts: facts, x: 0, y: Double(top + band), width: Double(image.width + margin))
+      Legend.draw(ctx, entries: entries, facts: facts, x: 0, y: Double(top + band), width: Double(image.width + margin))
       try ctx.check()
       return surface.image()
     } catch let e as CanvasError { throw .canvas(e) } catch let e as SetCardsError { throw e } catch {
       throw .invalid(name: "overlay", value: "\(error)", expected: "no error")
     }
+  }
+
+  /// How a card's box is drawn: the Set's colour, gray, or (marked cards under
+  /// `photos`) dotted gray off the table and dashed amber when uncertain.
+  static func boxLook(_ c: DetectedCard, selected: Bool, set: Int?) -> (colour: UInt32, width: Double, dash: [Double]) {
+    if selected, let set { return (palette[set % palette.count], selectedWidth, []) }
+    if c.offTable != nil { return (gray, offTableWidth, offTableDash) }
+    if c.uncertain { return (uncertainColour, otherWidth, uncertainDash) }
+    return (gray, otherWidth, [])
   }
 
   /// The Set's three crops, 60 px high (width capped at 30% of the photo), each in a

@@ -33,10 +33,15 @@ public struct DetectedCard: Sendable, Hashable {
   var attributeConfidences: [Double]
   /// The lowest attribute confidence.
   var classConfidence: Double { attributeConfidences.min() ?? 0 }
-  /// Whether the card joined Set finding (class confidence ≥ threshold).
+  /// Whether the card joined Set finding (class confidence ≥ threshold, on the table).
   public var included: Bool
   /// `CardDetection.source` of its box.
   var source: Int
+  /// Why the detection is not on the table (profiles with a table filter); nil: on it.
+  public var offTable: OffTableReason? = nil
+  /// Under a profile that marks them: class confidence under the threshold, so
+  /// the card is shown as uncertain instead of plain gray.
+  public var uncertain: Bool = false
 }
 
 /// What the pipeline returns: the cards in detection order and every Set among
@@ -48,16 +53,36 @@ public struct SetResult: Sendable, Hashable {
   public var sets: [[Int]]
   /// Image size the cards were found in.
   var imageWidth: Int, imageHeight: Int
+  /// The profile the cards were found under (what the JSON and overlay report).
+  public var profile: SetCardProfile = .seed
 }
 
 /// The pipeline's entry point: detect → NMS → merged filter → crop → resize →
 /// normalise → classify → cards → Sets.
 public enum SetPipeline {
-  /// Runs every stage on `image` with injected detector and classifier sources.
+  /// Runs every stage on `image` with injected detector and classifier sources,
+  /// under explicit thresholds and the seed's rules (what scenarios run).
   public static func run(
     image: RGBA8Image, detections: DetectionSource, classifier: ClassificationSource,
     config: PipelineConfig = PipelineConfig()
   ) throws(SetCardsError) -> SetResult {
+    try run(image: image, detections: detections, classifier: classifier,
+            settings: SetProfileSettings(pipeline: config, tableFilter: nil, marksUncertain: false), profile: .seed)
+  }
+
+  /// Runs every stage under a named profile's settings.
+  public static func run(
+    image: RGBA8Image, detections: DetectionSource, classifier: ClassificationSource, profile: SetCardProfile
+  ) throws(SetCardsError) -> SetResult {
+    try run(image: image, detections: detections, classifier: classifier, settings: profile.settings, profile: profile)
+  }
+
+  /// The stages; `settings` decide, `profile` names them in the result.
+  static func run(
+    image: RGBA8Image, detections: DetectionSource, classifier: ClassificationSource,
+    settings: SetProfileSettings, profile: SetCardProfile
+  ) throws(SetCardsError) -> SetResult {
+    let config = settings.pipeline
     let raw: [CardDetection]
     switch detections {
     case .tensor(let t, let anchors, let frame):
@@ -67,15 +92,19 @@ public enum SetPipeline {
     }
     let kept = Detect.dropMerged(Detect.nms(raw, iouThreshold: config.nmsIoUThreshold),
                                  ratio: config.mergedAreaRatio)
+    let offTable = settings.tableFilter.map {
+      TableFilter.classify(boxes: kept.map(\.box), imageWidth: image.width, imageHeight: image.height, settings: $0)
+    } ?? [OffTableReason?](repeating: nil, count: kept.count)
     var cards: [DetectedCard] = []
-    for d in kept {
+    for (d, reason) in zip(kept, offTable) {
       let c = try Classify.run(classifier, input: { CardPreprocess.classifierInput(image, box: d.box) },
                                detection: d)
+      let sure = c.confidence >= config.classThreshold
       cards.append(DetectedCard(box: d.box, card: c.card, detectionConfidence: d.confidence,
-                                attributeConfidences: c.confidences,
-                                included: c.confidence >= config.classThreshold, source: d.source))
+                                attributeConfidences: c.confidences, included: sure && reason == nil,
+                                source: d.source, offTable: reason, uncertain: settings.marksUncertain && !sure))
     }
     let sets = SetFinder.sets(in: cards.map(\.card), included: cards.map(\.included))
-    return SetResult(cards: cards, sets: sets, imageWidth: image.width, imageHeight: image.height)
+    return SetResult(cards: cards, sets: sets, imageWidth: image.width, imageHeight: image.height, profile: profile)
   }
 }

@@ -12,7 +12,11 @@ extension SetResult {
   /// RESULT.json: `cards[]` with `box` (int-truncated [x1,y1,x2,y2]), the four
   /// attribute names, `label`, `detection_confidence`, `class_confidence`,
   /// `attribute_confidences`, `included`; `sets` as index triples into `cards`.
+  /// Under a profile other than the seed also `profile`, and per card `uncertain`
+  /// and `off_table` (the reason, absent when on the table); the seed's bytes
+  /// stay the goldens'.
   var json: JSONValue {
+    let marked = profile != .seed
     let cardsJSON: [JSONValue] = cards.enumerated().map { i, c in
       var f = c.card.attributeFields
       f["index"] = .int(i)
@@ -25,16 +29,22 @@ extension SetResult {
         "shape": .double(c.attributeConfidences[2]), "fill": .double(c.attributeConfidences[3]),
       ])
       f["included"] = .bool(c.included)
+      if marked {
+        f["uncertain"] = .bool(c.uncertain)
+        if let reason = c.offTable { f["off_table"] = .string(reason.rawValue) }
+      }
       return .object(f)
     }
-    return .object([
+    var root: [String: JSONValue] = [
       "version": .int(1),
       "image": .object(["width": .int(imageWidth), "height": .int(imageHeight)]),
       "cards": .array(cardsJSON),
       "sets": .array(sets.map { .array($0.map(JSONValue.int)) }),
       "header": .string(SetText.header(cardCount: cards.count, set: sets.isEmpty ? nil : 0,
                                           of: sets.count)),
-    ])
+    ]
+    if marked { root["profile"] = .string(profile.rawValue) }
+    return .object(root)
   }
 
   /// Canonical text of `json`.

@@ -21,6 +21,8 @@ struct TypedOptionsTests {
     Case(args: ["verify", "--mode", "record"], listed: ["verify", "record-missing", "update-failed", "update-all"]),
     Case(args: ["eval", "archery", "--impacts", "some"], listed: ["shafts", "all"]),
     Case(args: ["synth", "--kind", "dartboard", "--out", "x.png"], listed: ["target", "setcards"]),
+    Case(args: ["run", "setcards", "--image", "p.png", "--out", "r.json", "--profile", "best"], listed: ["seed", "photos"]),
+    Case(args: ["eval", "setcards", "--photos", "d", "--profile", "ios"], listed: ["seed", "photos"]),
   ]
 
   @Test(arguments: wrongValues)
@@ -41,7 +43,11 @@ struct TypedOptionsTests {
     // Only what archery uses: the card and obstacle inputs live in their own subcommands.
     #expect(!r.stdout.contains("--classifier") && !r.stdout.contains("--scenario") && !r.stdout.contains("--kind"))
     let cards = try CLIRunner.run(["run", "setcards", "--help"])
-    #expect(cards.stdout.contains("--classifier") && !cards.stdout.contains("--profile"))
+    // Set cards' own --profile: the Set-card profiles, one sentence each, never the platform profiles.
+    let cardsText = cards.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(cards.stdout.contains("--classifier") && cardsText.contains("(default: photos)"), "\(cardsText)")
+    #expect(cardsText.contains("seed - Seed 004's rules") && cardsText.contains("photos - Bullseye's rules for your own photos"), "\(cardsText)")
+    #expect(!cardsText.contains("android"))
   }
 
   @Test func oldRunSpellingStillWorksWithADeprecationLine() throws {

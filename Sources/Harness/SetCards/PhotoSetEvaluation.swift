@@ -96,8 +96,9 @@ public enum PhotoSetEvaluator {
   }
 
   /// Reads `dir/labels.json`, checks every photo exists, then runs detector and
-  /// classifier on each (upright) photo.
-  public static func run(dir: String, detector: String, classifier: String) throws -> PhotoSetEvaluation {
+  /// classifier on each (upright) photo under `profile`'s rules.
+  public static func run(dir: String, detector: String, classifier: String,
+                         profile: SetCardProfile = .photos) throws -> PhotoSetEvaluation {
     let labelsPath = dir + "/labels.json"
     guard let text = try? String(contentsOfFile: labelsPath, encoding: .utf8) else {
       throw CardCropError(description: "'\(labelsPath)' cannot be read: expected the photos' labels.json beside them")
@@ -116,7 +117,7 @@ public enum PhotoSetEvaluator {
         throw CardCropError(description: "'\(path)' is not a readable photo (\(error)): expected PNG, JPEG or HEIC")
       }
       let boxes = try ONNXCardDetector.detections(model: det, name: detector, image: image)
-      let result = try SetPipeline.run(image: image, detections: boxes, classifier: .model(cls))
+      let result = try SetPipeline.run(image: image, detections: boxes, classifier: .model(cls), profile: profile)
       outcomes.append(outcome(photo: photo, labelled: cards, result: result))
     }
     return PhotoSetEvaluation(photos: outcomes)

@@ -24,9 +24,10 @@ public struct BoardEvaluation: Sendable {
 /// training), runs the model-backed pipeline and compares Sets with the truth
 /// — as sets of true cards, matched by box overlap, since detection order differs.
 public enum BoardEvaluator {
-  /// `style` picks the boards' look (classic: the synthesizer's first look, the figures Models/README.md started from).
+  /// `style` picks the boards' look (classic: the synthesizer's first look, the figures Models/README.md started
+  /// from); `profile` the rules (the seed's by default, as the reported figures).
   public static func run(boards: Int, cards: Int, seed: UInt64, detector: String, classifier: String,
-                         style: CardStyle = .classic, clock: () -> Double) throws -> BoardEvaluation {
+                         style: CardStyle = .classic, profile: SetCardProfile = .seed, clock: () -> Double) throws -> BoardEvaluation {
     let cls = try ONNXCardClassifier(path: classifier)
     let det = try InferenceModel(contentsOf: detector)
     var exact = 0, found = 0, total = 0, correct = 0
@@ -38,7 +39,7 @@ public enum BoardEvaluator {
       let render = try TableSynthesizer.render(spec)
       let t0 = clock()
       let boxes = try ONNXCardDetector.detections(model: det, name: detector, image: render.image)
-      let result = try SetPipeline.run(image: render.image, detections: boxes, classifier: .model(cls))
+      let result = try SetPipeline.run(image: render.image, detections: boxes, classifier: .model(cls), profile: profile)
       times.append((clock() - t0) * 1000)
       // Match each detection to the true card it overlaps most.
       var truthOf: [Int: Int] = [:]
