@@ -61,22 +61,23 @@ struct RealismRanges: Sendable, Hashable {
 
   /// What `realism` (the training default) draws from.
   static let training = RealismRanges(
-    redHue: -10...14, greenHue: 100...150, purpleHue: 248...288,
-    inkSaturation: 0.62...1.0, inkValue: 0.78...1.08, whiteBalance: -0.7...0.7,
-    contrast: 0.68...1.0, exposure: 0.9...1.12, outline: 0.015...0.03,
-    stripePitch: 1.0 / 80...1.0 / 56, stripeDuty: 0.28...0.5, cardWidth: 55...190,
-    blur: 0.3...1.5, noise: 1...7, motion: 1.5...5, jpegQuality: 55...92,
+    redHue: -14...16, greenHue: 95...155, purpleHue: 244...292,
+    inkSaturation: 0.55...1.0, inkValue: 0.75...1.1, whiteBalance: -0.85...0.85,
+    contrast: 0.6...1.0, exposure: 0.88...1.15, outline: 0.013...0.032,
+    stripePitch: 1.0 / 84...1.0 / 54, stripeDuty: 0.22...0.5, cardWidth: 55...190,
+    blur: 0.3...1.7, noise: 1...8, motion: 1.5...6, jpegQuality: 50...92,
     glareChance: 0.35, motionChance: 0.3, thumbnailChance: 0.35, boxChance: 0.25, landscapeChance: 0.2)
 
-  /// What `realism-holdout` draws from: beyond `training` on the side real
+  /// What `realism-holdout` draws from: just beyond `training` on the side real
   /// photos stray to (more orange reds, yellower greens, bluer purples, cooler
-  /// light, more washed out, thinner outlines, finer stripes, more blur and noise);
-  /// ink saturation and value stay in training's lower part, so a person can still read every card.
+  /// light, more washed out, thinner outlines, finer stripes, more blur, noise and
+  /// JPEG loss), every one of those at once; ink saturation and value stay inside
+  /// training's, so a person can still read every card.
   static let holdout = RealismRanges(
-    redHue: 14...18, greenHue: 92...100, purpleHue: 241...248,
-    inkSaturation: 0.62...0.75, inkValue: 0.78...0.9, whiteBalance: -0.9...(-0.7),
-    contrast: 0.6...0.68, exposure: 1.12...1.18, outline: 0.012...0.015,
-    stripePitch: 1.0 / 88...1.0 / 80, stripeDuty: 0.22...0.28, cardWidth: 80...200,
-    blur: 1.5...1.9, noise: 7...9, motion: 5...6.5, jpegQuality: 50...55,
+    redHue: 16...19, greenHue: 91...95, purpleHue: 241...244,
+    inkSaturation: 0.6...0.8, inkValue: 0.8...0.95, whiteBalance: -0.95...(-0.85),
+    contrast: 0.55...0.6, exposure: 1.15...1.2, outline: 0.011...0.013,
+    stripePitch: 1.0 / 90...1.0 / 84, stripeDuty: 0.2...0.22, cardWidth: 80...200,
+    blur: 1.7...2.0, noise: 8...10, motion: 6...7, jpegQuality: 45...50,
     glareChance: 0.35, motionChance: 0.3, thumbnailChance: 0.35, boxChance: 0.25, landscapeChance: 0.2)
 }
