@@ -140,6 +140,9 @@ def train(args):
         im, it = load_cards(root)
         items += [(i + len(images), b, t) for i, b, t in it]
         images += im
+    if args.repeat_striped > 1:
+        # striped fill is the attribute small JPEG'd phone cards lose first (the stripes blur into a tint)
+        items += [it for it in items if it[2][3] == HEADS["fill"].index("striped")] * (args.repeat_striped - 1)
     print(f"{len(items)} cards from {len(images)} images", flush=True)
     model = CardNet()
     if args.init:
@@ -253,6 +256,7 @@ def main():
     t.add_argument("--data", action="append", required=True, help="a synth --dataset folder (repeat to mix)")
     t.add_argument("--init", help="start from these weights (.pt)")
     t.add_argument("--small", type=float, default=0.0, help="share of training crops degraded like small JPEG'd phone cards")
+    t.add_argument("--repeat-striped", type=int, default=1, help="show striped cards this many times per epoch")
     t.add_argument("--epochs", type=int, default=4)
     t.add_argument("--batch", type=int, default=32)
     t.add_argument("--lr", type=float, default=3e-3)

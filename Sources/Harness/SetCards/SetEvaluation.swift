@@ -41,11 +41,17 @@ public enum BoardEvaluator {
       let boxes = try ONNXCardDetector.detections(model: det, name: detector, image: render.image)
       let result = try SetPipeline.run(image: render.image, detections: boxes, classifier: .model(cls), profile: profile)
       times.append((clock() - t0) * 1000)
-      // Match each detection to the true card it overlaps most.
-      var truthOf: [Int: Int] = [:]
+            // One detection per true card, best overlap first, so a card boxed twice counts once.
+      var pairs: [(det: Int, card: Int, iou: Double)] = []
       for (i, c) in result.cards.enumerated() {
-        let best = render.cards.indices.max { render.cards[$0].box.iou(c.box) < render.cards[$1].box.iou(c.box) }
-        if let j = best, render.cards[j].box.iou(c.box) >= 0.5 { truthOf[i] = j }
+        for (j, t) in render.cards.enumerated() where t.box.iou(c.box) >= 0.5 { pairs.append((i, j, t.box.iou(c.box))) }
+      }
+      pairs.sort { $0.iou != $1.iou ? $0.iou > $1.iou : ($0.det, $0.card) < ($1.det, $1.card) }
+      var truthOf: [Int: Int] = [:]
+      var taken = Set<Int>()
+      for p in pairs where truthOf[p.det] == nil && !taken.contains(p.card) {
+        truthOf[p.det] = p.card
+        taken.insert(p.card)
       }
       let matched = Set(truthOf.values)
       total += render.cards.count

@@ -12,11 +12,7 @@ import Core
 extension TablePainter {
   /// White or light-grey laminate: faint speckle and a broad sheen.
   func laminate(_ g: inout SeededGenerator) {
-    let W = Double(flatWidth), H = Double(table.height)
-    let base = Color(hex: table.look.tableColor)
-    ctx.rectangle(x: 0, y: 0, width: W, height: H)
-    ctx.setSource(base)
-    ctx.fill()
+    let (W, H, base) = paintBase()
     for _ in 0..<Int(W * H / 900) {
       ctx.rectangle(x: g.uniform(0...W), y: g.uniform(0...H), width: 1.2, height: 1.2)
       ctx.setSource(shade(base, g.uniform(0.8...0.95), alpha: g.uniform(0.2...0.5)))
@@ -31,11 +27,7 @@ extension TablePainter {
 
   /// A play mat: a base colour with a repeating pattern of dots or diamonds in a second tone.
   func mat(_ g: inout SeededGenerator) {
-    let W = Double(flatWidth), H = Double(table.height)
-    let base = Color(hex: table.look.tableColor)
-    ctx.rectangle(x: 0, y: 0, width: W, height: H)
-    ctx.setSource(base)
-    ctx.fill()
+    let (W, H, base) = paintBase()
     let pitch = g.uniform(18...60), r = pitch * g.uniform(0.12...0.3), dots = g.chance(0.5)
     ctx.setSource(shade(base, g.chance(0.5) ? 0.7 : 1.3, alpha: g.uniform(0.3...0.7)))
     var y = pitch / 2, row = 0

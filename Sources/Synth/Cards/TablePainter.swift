@@ -104,13 +104,19 @@ struct TablePainter {
     }
   }
 
-  /// Felt or tablecloth: base colour, blotchy light, a fine two-way weave.
-  func cloth(_ g: inout SeededGenerator) {
+  /// Fills the flat table with its base colour; returns its width, height and that colour.
+  func paintBase() -> (Double, Double, Color) {
     let W = Double(flatWidth), H = Double(table.height)
     let base = Color(hex: table.look.tableColor)
     ctx.rectangle(x: 0, y: 0, width: W, height: H)
     ctx.setSource(base)
     ctx.fill()
+    return (W, H, base)
+  }
+
+  /// Felt or tablecloth: base colour, blotchy light, a fine two-way weave.
+  func cloth(_ g: inout SeededGenerator) {
+    let (W, H, base) = paintBase()
     for _ in 0..<14 {
       let cx = g.uniform(0...W), cy = g.uniform(0...H), r = g.uniform(0.1...0.4) * max(W, H)
       let tint = shade(base, g.uniform(0.8...1.2), alpha: 0.18)
