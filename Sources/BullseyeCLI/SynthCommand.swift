@@ -43,8 +43,8 @@ struct SynthCommand: ParsableCommand {
     if let touchingShare, !(touchingShare.isFinite && shares.contains(touchingShare)) {
       throw CLIError(message: "--touching-share \(touchingShare) is out of range: expected \(shares.lowerBound)...\(shares.upperBound)")
     }
-    if style != nil, kind != .setcards {
-      throw ValidationError("--style applies to --kind setcards only, not --kind \(kind.rawValue)")
+    if let style, kind != .setcards {
+      throw ValidationError("--style \(style.rawValue) applies to --kind setcards only, not --kind \(kind.rawValue)")
     }
     if let dataset { return try writeDataset(dataset) }
     guard let out else { throw CLIError(message: "--out is required (or --dataset DIR)") }
