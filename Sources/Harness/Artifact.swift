@@ -33,6 +33,9 @@ struct KindOutput: Sendable {
   var truthFailures: [String] = []
   /// Declared differences from the truth, shown in the report.
   var truthDeclared: [String] = []
+  /// Pictures for the review page only, never goldens: the Set overlays in
+  /// English when the goldens keep seed 004's shorthand.
+  var review: [Artifact] = []
 }
 
 /// Named JSON tolerances: exact by default; `close` for floats that come out

@@ -69,6 +69,10 @@ extension Reports {
       }
       h += "</table></details>\n"
     }
+    if !v.reviewImages.isEmpty {
+      h += "<h4>Read in English (review only; the goldens below keep seed 004's shorthand)</h4><p class=\"review\">"
+      h += v.reviewImages.map { "<a href=\"\(esc(v.id))/\(esc($0))\"><img src=\"\(esc(v.id))/\(esc($0))\" alt=\"\(esc($0))\"></a>" }.joined() + "</p>\n"
+    }
     let same = v.artifacts.filter { $0.status == "same" }
     for a in v.artifacts where a.status != "same" { h += artifact(a, id: v.id) }
     if !same.isEmpty {

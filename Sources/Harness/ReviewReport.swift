@@ -26,6 +26,7 @@ public struct ReviewReport: Sendable {
       return ReviewScenario(
         id: v.id, kind: v.kind, file: v.file, status: v.status, messages: v.messages, truthDeclared: v.truthDeclared,
         seconds: v.seconds, thumb: v.thumb, scenarioText: text, accept: accept(v.file), truth: v.truth, files: v.files,
+        reviewImages: v.reviewImages,
         artifacts: v.artifacts.map {
           ReviewArtifact(name: $0.name, status: $0.status, detail: Array($0.detail.prefix(200)), actual: $0.actualFile, golden: $0.goldenFile,
                          diff: $0.diffImage, size: $0.size, changed: $0.changed, summary: $0.summary, rows: $0.rows)
@@ -59,6 +60,8 @@ public struct ReviewScenario: Sendable {
   public var truth: [[String]]
   /// Files under the report folder this scenario wrote (relative to it).
   public var files: [String]
+  /// Review-only pictures (English Set labels), relative to the scenario folder; failures only.
+  public var reviewImages: [String] = []
   public var artifacts: [ReviewArtifact]
   public var truthFailures: [String] { messages.filter { $0.hasPrefix("truth: ") } }
 
@@ -67,7 +70,7 @@ public struct ReviewScenario: Sendable {
     .object(["id": .string(id), "kind": .string(kind), "file": .string(file), "status": .string(status), "messages": strings(messages),
              "truth_declared": strings(truthDeclared), "seconds": .double((seconds * 1000).rounded() / 1000), "thumb": thumb.map(JSONValue.string) ?? .null,
              "scenario_text": .string(scenarioText), "accept": .string(accept), "truth": .array(truth.map(strings)),
-             "files": strings(files), "artifacts": .array(artifacts.map(\.json))])
+             "files": strings(files), "review_images": strings(reviewImages), "artifacts": .array(artifacts.map(\.json))])
   }
 }
 
@@ -80,6 +83,7 @@ extension ReviewScenario {
     scenarioText = try o.string("scenario_text"); accept = try o.string("accept")
     truth = try o.array("truth").map { try Field.strings($0, "truth") }
     files = try o.strings("files")
+    reviewImages = o.o["review_images"] == nil ? [] : try o.strings("review_images")
     artifacts = try o.array("artifacts").map(ReviewArtifact.init(json:))
   }
 }

@@ -65,7 +65,14 @@ struct SetCardsKind: ScenarioKind {
     for (i, img) in try SetOverlay.renderAll(image: out.image, result: out.result, labels: s.labels).enumerated() {
       artifacts.append(Artifact("overlay-\(i + 1).png", .png(img)))
     }
-    return KindOutput(artifacts: artifacts, failures: out.failures)
+    // A reviewer reads English on the card; the goldens keep the seed's shorthand.
+    var review: [Artifact] = []
+    if s.labels != .english {
+      for (i, img) in try SetOverlay.renderAll(image: out.image, result: out.result, labels: .english).enumerated() {
+        review.append(Artifact("review-overlay-\(i + 1).png", .png(img)))
+      }
+    }
+    return KindOutput(artifacts: artifacts, failures: out.failures, review: review)
   }
 }
 

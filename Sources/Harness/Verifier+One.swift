@@ -32,7 +32,8 @@ extension Verifier {
     var wrote = false
     var review = ReviewFiles(id: h.id, actualDir: actualDir)
     let pngs = output.artifacts.filter { if case .png = $0.body { return true } else { return false } }
-    let thumbSource = (pngs.first { $0.name.hasPrefix("overlay") } ?? pngs.first)?.name
+    // A review-only picture (English Set labels) stands for the scenario when there is one.
+    let thumbSource = output.review.isEmpty ? (pngs.first { $0.name.hasPrefix("overlay") } ?? pngs.first)?.name : nil
     for a in output.artifacts {
       let bytes: [UInt8]
       do { bytes = try a.bytes() } catch {
@@ -77,9 +78,14 @@ extension Verifier {
       }
     }
     let failed = !messages.isEmpty
-    return ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: failed ? "failed" : (wrote ? "recorded" : "passed"),
+    var reviewImages: [String] = []
+    for (i, a) in output.review.enumerated() {
+      do { if let name = try review.writeReview(a, full: failed, thumb: i == 0) { reviewImages.append(name) } }
+      catch { messages.append("\(a.name): cannot write the review picture: \(error)") }
+    }
+    return ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: !messages.isEmpty ? "failed" : (wrote ? "recorded" : "passed"),
                            messages: messages, artifacts: verdicts, seconds: seconds(), truthDeclared: output.truthDeclared,
-                           files: review.files, thumb: review.thumb, truth: review.truth)
+                           files: review.files, thumb: review.thumb, truth: review.truth, reviewImages: reviewImages)
   }
 
   static func compare(_ a: Artifact, bytes: [UInt8], goldenPath: String, header h: ScenarioHeader, actualDir: String) -> ArtifactVerdict {

@@ -41,6 +41,19 @@ struct ReviewFiles {
     }
   }
 
+  /// A review-only picture: its thumbnail always (it stands for the scenario),
+  /// the full-size file only when asked; returns that file's name.
+  mutating func writeReview(_ a: Artifact, full: Bool, thumb wantThumb: Bool) throws -> String? {
+    guard case .png(let img) = a.body else { return nil }
+    if wantThumb, let t = ReviewData.thumbnail(img) {
+      try put(try PNG.encode(t), "thumb-" + a.name)
+      thumb = id + "/thumb-" + a.name
+    }
+    guard full else { return nil }
+    try put(try a.bytes(), a.name)
+    return a.name
+  }
+
   private mutating func put(_ bytes: [UInt8], _ name: String) throws {
     try AtomicFile.write(bytes, to: actualDir + "/" + name)
     files.append(id + "/" + name)

@@ -68,6 +68,8 @@ public struct ScenarioVerdict: Sendable {
   var thumb: String? = nil
   /// Ground truth beside detections (`ReviewData.truthTable`).
   var truth: [[String]] = []
+  /// Review-only pictures written full size (failures only), relative to the scenario folder.
+  var reviewImages: [String] = []
   /// Messages from the truth gate, apart from golden diffs.
   var truthFailures: [String] { messages.filter { $0.hasPrefix("truth: ") } }
 }

@@ -102,4 +102,43 @@ struct ReviewPageTests {
     #expect(throws: GoldenError.self) { try ReportMerge.verify([dirs[0], dirs[0]], out: base + "/twice") }
     #expect(throws: GoldenError.self) { try ReportMerge.verify([dirs[0], base + "/nowhere"], out: base + "/missing") }
   }
+
+  /// Set scenarios whose goldens keep seed 004's shorthand show English pictures
+  /// on the review page: as the thumbnail always, full size only when failing.
+  @Test func setScenariosAreReviewedInEnglish() throws {
+    let yaml = """
+      id: cards-review
+      kind: setcards
+      table: {seed: 443, noise: 0, size: 320x240, card_count: 3}
+      oracle: {}
+      expect: {cards: 3}
+      """
+    var o = try scratchTree("review-sets", scenarios: ["cards.yaml": yaml])
+    o.mode = .recordMissing
+    _ = try Verifier.run(o) { _ in }
+    o.mode = .verify
+    let passing = try Verifier.run(o) { _ in }
+    try Reports.write(passing, to: o.reportDir, options: o)
+    var names = files(o.reportDir + "/cards-review")
+    #expect(names.contains("thumb-review-overlay-1.png") && !names.contains("review-overlay-1.png"), "\(names)")
+    #expect(!files(o.goldenRoot + "/cards-review").contains { $0.hasPrefix("review-") }, "review pictures are never goldens")
+    let golden = try PNG.read(path: o.goldenRoot + "/cards-review/overlay-1.png")
+    var english = try PNG.read(path: o.reportDir + "/cards-review/thumb-review-overlay-1.png")
+    #expect(english.width == 240)
+    // Break a golden: the failure carries the full-size English picture and the page shows it.
+    var broken = golden
+    for x in 10..<14 { let p = broken[x, 10]; broken[x, 10] = RGBA(p.r ^ 0x40, p.g, p.b, p.a) }
+    try PNG.write(broken, to: o.goldenRoot + "/cards-review/overlay-1.png")
+    let failing = try Verifier.run(o) { _ in }
+    #expect(failing.failed == 1)
+    try Reports.write(failing, to: o.reportDir, options: o)
+    names = files(o.reportDir + "/cards-review")
+    #expect(names.contains("review-overlay-1.png"), "\(names)")
+    english = try PNG.read(path: o.reportDir + "/cards-review/review-overlay-1.png")
+    #expect(english.width > 240 && english.pixels != golden.pixels, "full size, and not the golden's shorthand")
+    let html = try String(contentsOfFile: o.reportDir + "/report.html", encoding: .utf8)
+    #expect(html.contains("Read in English") && html.contains("cards-review/review-overlay-1.png"))
+    let json = try JSONParser.parse(String(contentsOfFile: o.reportDir + "/report.json", encoding: .utf8))
+    #expect(try ReviewReport(json: json).scenarios.first?.reviewImages == ["review-overlay-1.png"])
+  }
 }
