@@ -18,11 +18,16 @@ struct ScoreCommand: ParsableCommand {
   @Option(parsing: .unconditional, help: "Score on this spot index instead of the nearest (multi-spot faces).") var spot: Int?
   @Flag(help: "Print one JSON object.") var json = false
 
+  var request: ScoreRequest {
+    ScoreRequest(face: face.face, x: x, y: y, rule: rule, diameterCm: diameterCm, arrowMM: arrowMM,
+                 precision: precision, spot: spot.map(SpotAssignment.index) ?? .nearest)
+  }
+
+  func validate() throws {
+    do { try Scorer.validate(request) } catch { throw ValidationError("\(error)") }
+  }
+
   func run() throws {
-    let f: Face
-    f = face.face
-    let request = ScoreRequest(face: f, x: x, y: y, rule: rule, diameterCm: diameterCm, arrowMM: arrowMM,
-                               precision: precision, spot: spot.map(SpotAssignment.index) ?? .nearest)
     let result: ScoreResult
     do { result = try Scorer.score(request) } catch { throw CLIError(error) }
     if json {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Canvas
 import Overlays
 import Core
+import Dataset
 import Foundation
 import Harness
 import Pipelines
@@ -38,14 +39,29 @@ struct SynthCommand: ParsableCommand {
   @Option(help: "Ground-truth JSON path.") var truth: String?
   @Option(help: "Also write a review overlay PNG here.") var overlay: String?
 
-  func run() throws {
+  func validate() throws {
     let shares = SceneSpec.touchingShares
     if let touchingShare, !(touchingShare.isFinite && shares.contains(touchingShare)) {
-      throw CLIError(message: "--touching-share \(touchingShare) is out of range: expected \(shares.lowerBound)...\(shares.upperBound)")
+      throw ValidationError("--touching-share \(touchingShare) is out of range: expected \(shares.lowerBound)...\(shares.upperBound)")
     }
     if let style, kind != .setcards {
       throw ValidationError("--style \(style.rawValue) applies to --kind setcards only, not --kind \(kind.rawValue)")
     }
+    if let cards, !SceneLimits.cardCount.contains(cards) {
+      throw ValidationError("--cards \(cards) is out of range: expected \(SceneLimits.cardCount.lowerBound)...\(SceneLimits.cardCount.upperBound)")
+    }
+    if let arrows, !(0...SceneLimits.maxArrows).contains(arrows) {
+      throw ValidationError("--arrows \(arrows) is out of range: expected 0...\(SceneLimits.maxArrows)")
+    }
+    if let d = diameterCm, !(d.isFinite && SceneLimits.diameterCm.contains(d)) {
+      throw ValidationError("--diameter-cm \(d) is out of range: expected \(SceneLimits.diameterCm.lowerBound)...\(SceneLimits.diameterCm.upperBound)")
+    }
+    if !DatasetSpec.counts.contains(count) {
+      throw ValidationError("--count \(count) is out of range: expected \(DatasetSpec.counts.lowerBound)...\(DatasetSpec.counts.upperBound)")
+    }
+  }
+
+  func run() throws {
     if let dataset { return try writeDataset(dataset) }
     guard let out else { throw CLIError(message: "--out is required (or --dataset DIR)") }
     for (flag, path) in [("--out", out), ("--truth", truth), ("--overlay", overlay)] {

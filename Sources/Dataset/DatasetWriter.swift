@@ -15,6 +15,8 @@ package enum DatasetKind: String, Sendable, CaseIterable {
 
 /// A dataset request.
 package struct DatasetSpec: Sendable {
+  /// Images one dataset may hold.
+  package static let counts = 1...1_000_000
   var kind: DatasetKind
   var count: Int
   var seed: UInt64
@@ -54,7 +56,9 @@ struct LabelledBox {
 package enum DatasetWriter {
   /// Writes the dataset under `dir` (created if needed); returns per-split counts.
   package static func write(_ spec: DatasetSpec, to dir: String, progress: (Int) -> Void = { _ in }) throws -> [String: Int] {
-    guard (1...1_000_000).contains(spec.count) else { throw CoreError.invalidValue("--count \(spec.count) is out of range: expected 1...1000000") }
+    guard DatasetSpec.counts.contains(spec.count) else {
+      throw CoreError.invalidValue("--count \(spec.count) is out of range: expected \(DatasetSpec.counts.lowerBound)...\(DatasetSpec.counts.upperBound)")
+    }
     try checkFaces(spec.faces)
     for sub in ["images/train", "images/val", "labels/train", "labels/val", "annotations"] { try makeDirectory(dir + "/" + sub) }
     var root = SeededGenerator(seed: spec.seed)

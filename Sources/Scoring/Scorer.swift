@@ -77,7 +77,9 @@ public enum Scorer {
     }
   }
 
-  static func validate(_ r: ScoreRequest) throws(ScoringError) {
+  /// The request's numbers are in range (finite coordinates, a real diameter and
+  /// shaft, a spot the face has); `score` calls it, and so does the CLI at parse time.
+  package static func validate(_ r: ScoreRequest) throws(ScoringError) {
     let limit = 1e6
     for (name, v) in [("x", r.x), ("y", r.y)] where !(v.isFinite && abs(v) <= limit) {
       throw .invalidNumber(name: name, value: v, expected: "a finite coordinate within ±\(Int(limit))")

@@ -44,7 +44,11 @@ public enum SceneLimits {
   /// Largest image side, in pixels.
   public static let maxSide = 16384
   /// Most arrows in one scene.
-  static let maxArrows = 200
+  public static let maxArrows = 200
+  /// Nominal face diameters a scene accepts, in cm.
+  public static let diameterCm: ClosedRange<Double> = 1...1000
+  /// Cards a Set table deals.
+  public static let cardCount: ClosedRange<Int> = 3...21
 }
 
 extension Scene {
@@ -59,7 +63,7 @@ extension Scene {
       throw .invalid(name: "image \(name)", value: String(v), expected: "1...\(SceneLimits.maxSide) px")
     }
     let diameter = spec.diameterCm ?? face.diametersCm[0]
-    try check("diameter_cm", diameter, 1...1000)
+    try check("diameter_cm", diameter, SceneLimits.diameterCm)
     var root = SeededGenerator(seed: spec.seed)
     var cam = root.fork("camera")
     var lookRNG = root.fork("look")
@@ -136,7 +140,7 @@ extension SceneSpec {
     let f: Face
     do { f = try FaceCatalog.face(named: face) } catch { throw .scoring(error) }
     let d = diameterCm ?? f.diametersCm[0]
-    try Scene.check("diameter_cm", d, 1...1000)
+    try Scene.check("diameter_cm", d, SceneLimits.diameterCm)
     return (f, d)
   }
 }

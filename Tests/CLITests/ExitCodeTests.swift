@@ -65,6 +65,17 @@ struct ExitCodeTests {
     #expect(try CLIRunner.run(["conform", "run", "--testee", "\(bin) conform testee", "--stages", "nowhere"]).status == 2)
   }
 
+  /// `eval archery --floor`: met 0, missed 1 (the figure named), malformed 2 before anything runs.
+  @Test func evalFloorExitsZeroOneAndTwo() throws {
+    let base = ["eval", "archery", "--images", "2", "--seed", "7000000", "--size", "640x480"]
+    #expect(try CLIRunner.run(base + ["--detector", "truth", "--floor", "recall=1,precision=1"]).status == 0)
+    // The shipped detector boxes a few things that are not arrows on these two photos (precision 0.545).
+    let short = try CLIRunner.run(base + ["--floor", "recall=0.5,precision=1"])
+    #expect(short.status == 1 && short.stdout.contains("below the floor: precision"), "\(short.stdout.suffix(300))")
+    let bad = try CLIRunner.run(base + ["--floor", "recall=2"])
+    #expect(bad.status == 2 && bad.stderr.contains("'recall=2'") && bad.stderr.contains("0...1") && !bad.stdout.contains("images"))
+  }
+
   @Test func aFilterMatchingNothingAndAPartialPruneAreRefused() throws {
     let root = try tree("filter")
     #expect(try verify(root, ["--mode", "record-missing"]).status == 0)

@@ -42,6 +42,18 @@ struct ReportMergeTests {
     }
   }
 
+  /// A shard that found differences makes the merge exit 1 with the same summary line as one run.
+  @Test func aFailingShardMakesTheMergeExitOne() throws {
+    let root = try tree("failing")
+    _ = try verify(root, ["--mode", "record-missing"])
+    let golden = root + "/G/tiny-2/result.json"
+    let text = try String(contentsOfFile: golden, encoding: .utf8)
+    try text.replacingOccurrences(of: "\"end_total\": ", with: "\"end_total\": 1").write(toFile: golden, atomically: true, encoding: .utf8)
+    for k in 1...2 { _ = try verify(root, ["--report", root + "/R\(k)", "--shard", "\(k)/2"]) }
+    let merged = try CLIRunner.run(["report", "merge", root + "/R1", root + "/R2", "--out", root + "/M"])
+    #expect(merged.status == 1 && merged.stdout.contains("2 passed, 1 failed"), "\(merged.stdout.suffix(300))")
+  }
+
   @Test func refusesMissingDuplicateAndMixedFolders() throws {
     let root = try tree("refuse")
     _ = try verify(root, ["--report", root + "/R", "--mode", "record-missing"])

@@ -81,6 +81,22 @@ struct TypedOptionsTests {
     let r = try CLIRunner.run(args)
     #expect(r.status == 2 && r.stderr.contains("--threads") && r.stderr.contains("expected 1...256"), "\(r.stderr)")
   }
+
+  /// Numbers out of range are refused while the command line is parsed: one line
+  /// naming the value and the range, exit 2, and no output file created.
+  @Test(arguments: [(["synth", "--kind", "setcards", "--cards", "50"], "--cards 50", "3...21"),
+                    (["synth", "--arrows", "-1"], "--arrows -1", "0...200"),
+                    (["synth", "--diameter-cm", "-3"], "--diameter-cm -3.0", "1.0...1000.0"),
+                    (["synth", "--count", "0"], "--count 0", "1...1000000"),
+                    (["score", "--x", "nan", "--y", "0"], "x nan", "finite"),
+                    (["score", "--x", "0", "--y", "0", "--arrow-mm", "-1"], "arrow-mm -1.0", "[0, 50]"),
+                    (["score", "--x", "0", "--y", "0", "--spot", "3"], "spot 3.0", "0..<1")])
+  func numbersOutOfRangeAreRefusedAtParseTime(args: [String], value: String, range: String) throws {
+    let dir = try CLIRunner.scratch("numbers")
+    let r = try CLIRunner.run(args + (args[0] == "synth" ? ["--out", dir + "/x.png"] : []))
+    #expect(r.status == 2 && r.stderr.contains(value) && r.stderr.contains(range), "\(r.stderr)")
+    #expect(r.stderr.split(separator: "\n").count == 1 && !FileManager.default.fileExists(atPath: dir + "/x.png"))
+  }
 }
 
 /// `bullseye --version`: the version and the commit it was built from.

@@ -109,7 +109,8 @@ extension SetTable {
       return cards
     }
     let n = spec.cardCount ?? 12
-    guard (3...21).contains(n) else { throw .invalid(name: "card_count", value: String(n), expected: "3...21") }
+    let counts = SceneLimits.cardCount
+    guard counts.contains(n) else { throw .invalid(name: "card_count", value: String(n), expected: "\(counts.lowerBound)...\(counts.upperBound)") }
     var deck = Card.deck
     for i in 0..<n { deck.swapAt(i, g.int(i...80)) }  // partial Fisher–Yates
     return Array(deck[0..<n])
