@@ -56,7 +56,7 @@ func choice<T: RawRepresentable & CaseIterable>(_ value: String, flag: String) t
 
 /// `--line-mm`: a printed ring line is at most a few mm wide (WA: 2 mm); 0 turns the offset off.
 func checkLineMM(_ mm: Double) throws {
-  guard mm.isFinite, (0...10).contains(mm) else { throw CLIError(message: "--line-mm \(mm) is out of range: expected 0...10") }
+  guard mm.isFinite, (0...10).contains(mm) else { throw ValidationError("--line-mm \(mm) is out of range: expected 0...10") }
 }
 
 /// Writes one line to stdout unbuffered, so progress and commit lines appear

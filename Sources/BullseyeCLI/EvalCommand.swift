@@ -122,6 +122,12 @@ struct EvalArchery: ParsableCommand {
     if detector == .truth, let model, model != "truth" {
       throw ValidationError("--detector truth cannot go with --model \(model): a perfect detector reads no model")
     }
+    try checkLineMM(lineMM)
+    for (value, flag, range, _) in overrides {
+      if let value, !(value.isFinite && range.contains(value)) {
+        throw ValidationError("\(flag) \(value) is out of range: expected \(range.lowerBound)...\(range.upperBound)")
+      }
+    }
   }
 
   /// The evaluator's detector argument: a model path, or "truth". `--model truth`,
@@ -134,23 +140,17 @@ struct EvalArchery: ParsableCommand {
     return detector == .truth ? "truth" : try (model ?? ProductPaths.require("arrow-detector.onnx"))
   }
 
+  /// Each refiner setting the command line overrides: value, flag, allowed range, what it sets.
+  var overrides: [(Double?, String, ClosedRange<Double>, WritableKeyPath<RefinerSettings, Double>)] {
+    [(accept, "--accept", 0...1, \.accept), (candidateConfidence, "--candidate-confidence", 0...1, \.candidateConfidence),
+     (mergePx, "--merge-px", 0...64, \.mergeInputPx), (gateAccept, "--gate-accept", 0...1, \.gateAccept),
+     (pairAccept, "--pair-accept", 0...2, \.pairAccept), (trustPx, "--trust-px", 0...64, \.trustInputPx)]
+  }
+
   func run() throws {
     let set = impacts, box = impactBox
-    try checkLineMM(lineMM)
     var settings = RefinerSettings.shipped
-    // Each refiner setting the command line overrides: value, flag, allowed range, what it sets.
-    let overrides: [(Double?, String, ClosedRange<Double>, WritableKeyPath<RefinerSettings, Double>)] = [
-      (accept, "--accept", 0...1, \.accept), (candidateConfidence, "--candidate-confidence", 0...1, \.candidateConfidence),
-      (mergePx, "--merge-px", 0...64, \.mergeInputPx), (gateAccept, "--gate-accept", 0...1, \.gateAccept),
-      (pairAccept, "--pair-accept", 0...2, \.pairAccept), (trustPx, "--trust-px", 0...64, \.trustInputPx),
-    ]
-    for (value, flag, range, key) in overrides {
-      guard let value else { continue }
-      guard value.isFinite, range.contains(value) else {
-        throw CLIError(message: "\(flag) \(value) is out of range: expected \(range.lowerBound)...\(range.upperBound)")
-      }
-      settings[keyPath: key] = value
-    }
+    for (value, _, _, key) in overrides { if let value { settings[keyPath: key] = value } }
     let model = try detectorArgument()
     // --profile best reads the shipped refiner unless --refiner names another.
     let refiner = try self.refiner ?? (profile.profile.refine ? ProductPaths.require("arrow-refiner.onnx") : nil)

@@ -75,6 +75,7 @@ struct RunArcheryCommand: ParsableCommand {
     if let d = diameterCm, !(d.isFinite && d > 0 && d <= 1000) {
       throw ValidationError("--diameter-cm \(d) is out of range: expected a face diameter in cm, more than 0 and at most 1000")
     }
+    try checkLineMM(lineMM)
     guard Self.isISO8601(clock) else {
       throw ValidationError("--clock '\(clock)' is not an ISO 8601 time: expected e.g. 2026-01-01T09:00:00Z")
     }
@@ -89,7 +90,6 @@ struct RunArcheryCommand: ParsableCommand {
 
   func run() throws {
     guard let image else { throw CLIError(message: "--image is required: the photo to score") }
-    try checkLineMM(lineMM)
     try OutputPaths.checkWritable(out, flag: "--out")
     if let overlay { try OutputPaths.checkWritable(overlay, flag: "--overlay") }
     let photo = orientation.pixels(of: try readPhoto(image, flag: "--image"))

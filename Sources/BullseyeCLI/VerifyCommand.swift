@@ -23,6 +23,10 @@ struct VerifyCommand: ParsableCommand {
   var threads: Int?
 
   func validate() throws {
+    // --prune judges orphans on the whole tree; a subset run must never delete anything.
+    if prune, filter != nil || shard != nil || !paths.isEmpty {
+      throw ValidationError("--prune cannot go with \(filter != nil ? "--filter" : shard != nil ? "--shard" : "scenario paths"): pruning needs a full, unfiltered, unsharded run")
+    }
     guard (1...64).contains(jobs) else { throw ValidationError("--jobs \(jobs) is out of range: expected 1...64") }
     if let threads, !(1...256).contains(threads) { throw ValidationError("--threads \(threads) is out of range: expected 1...256") }
     if let shard {
@@ -41,13 +45,7 @@ struct VerifyCommand: ParsableCommand {
     o.goldenRoot = golden
     o.filter = filter
     o.prune = prune
-    // --prune judges orphans on the whole tree; a subset run must never delete anything.
-    if prune, filter != nil || shard != nil || !paths.isEmpty {
-      throw CLIError(message: "--prune cannot go with \(filter != nil ? "--filter" : shard != nil ? "--shard" : "scenario paths"): pruning needs a full, unfiltered, unsharded run")
-    }
-    guard (1...64).contains(jobs) else { throw CLIError(message: "--jobs \(jobs) is out of range: expected 1...64") }
     o.jobs = jobs
-    if let threads, !(1...256).contains(threads) { throw CLIError(message: "--threads \(threads) is out of range: expected 1...256") }
     o.threads = threads ?? ProcessorCount.perJob(jobs)
     if let shard {
       let parts = shard.split(separator: "/").compactMap { Int($0) }
