@@ -104,9 +104,25 @@ def degrade(c, rng):
     return Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
 
 
-def crop(img, bbox, rng=None, small=0.0):
+def harden(c, rng):
+    """Worse than the synthesizer's widest look, on purpose: a phone photo strays past any table of ranges.
+    Blur (sigma up to 2.5 px at the crop's own size), washed-out contrast down to 0.5, a colour cast,
+    and JPEG down to quality 35; then the small-card path may shrink it further."""
+    import io
+    from PIL import Image, ImageEnhance, ImageFilter
+    c = c.filter(ImageFilter.GaussianBlur(rng.uniform(0.0, 2.5)))
+    c = ImageEnhance.Contrast(c).enhance(rng.uniform(0.5, 1.0))
+    a = np.asarray(c, np.float32) * np.array([rng.uniform(0.85, 1.15) for _ in range(3)], np.float32)
+    c = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
+    buf = io.BytesIO()
+    c.save(buf, "JPEG", quality=rng.randint(35, 95))
+    return Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
+
+
+def crop(img, bbox, rng=None, small=0.0, hard=0.0):
     """Crop the int bbox (optionally jittered) and resize to 224 bilinear; returns float CHW normalized.
-    With probability `small` (training only) the crop is first degraded like a small card in a phone photo."""
+    With probability `hard` (training only) the crop is hardened past the synthesizer's ranges, and with
+    probability `small` it is then degraded like a small card in a phone photo."""
     from PIL import Image
     x, y, w, h = bbox
     if rng is not None:
@@ -118,6 +134,8 @@ def crop(img, bbox, rng=None, small=0.0):
     x1, y1 = max(0, int(x)), max(0, int(y))
     x2, y2 = min(W, int(x + w)), min(H, int(y + h))
     c = Image.fromarray(img[y1:y2, x1:x2])
+    if rng is not None and hard > 0 and rng.random() < hard:
+        c = harden(c, rng)
     if rng is not None and small > 0 and rng.random() < small:
         c = degrade(c, rng)
     c = c.resize((SIZE, SIZE), Image.BILINEAR)
@@ -156,7 +174,7 @@ def train(args):
         rng.shuffle(order)
         for b in range(len(items) // args.batch):
             idx = order[b * args.batch:(b + 1) * args.batch]
-            x = torch.from_numpy(np.stack([crop(images[items[i][0]], items[i][1], rng, args.small) for i in idx]))
+            x = torch.from_numpy(np.stack([crop(images[items[i][0]], items[i][1], rng, args.small, args.hard) for i in idx]))
             if rng.random() < 0.5:
                 x = x.flip(3)
             t = torch.tensor([items[i][2] for i in idx])
@@ -256,6 +274,7 @@ def main():
     t.add_argument("--data", action="append", required=True, help="a synth --dataset folder (repeat to mix)")
     t.add_argument("--init", help="start from these weights (.pt)")
     t.add_argument("--small", type=float, default=0.0, help="share of training crops degraded like small JPEG'd phone cards")
+    t.add_argument("--hard", type=float, default=0.0, help="share of training crops hardened past the synthesizer's ranges (blur, contrast, cast, JPEG)")
     t.add_argument("--repeat-striped", type=int, default=1, help="show striped cards this many times per epoch")
     t.add_argument("--epochs", type=int, default=4)
     t.add_argument("--batch", type=int, default=32)
