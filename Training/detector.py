@@ -454,10 +454,18 @@ def train(args):
     if args.init:
         grow(model, torch.load(args.init, map_location="cpu")["model"])
     ema = EMA(model)
+
+    def freeze_bn():
+        # an imported (BN-folded) model keeps its BatchNorms as fixed affine maps
+        for mod in model.modules():
+            if isinstance(mod, nn.BatchNorm2d):
+                mod.eval()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     warm = 200
     t0 = time.time()
     model.train()
+    if args.freeze_bn:
+        freeze_bn()
     order, pos = [], 0
     for step in range(1, args.steps + 1):
         # constant learning rate after warm-up (EMA weights are saved), so a run stopped
@@ -554,6 +562,54 @@ def export(args):
                 conv.bias[4 + int(c)] += float(v)
         print(f"class {c} logit shifted by {float(v):+.4f}")
     export_onnx(model, torch.zeros(1, 3, INPUT, INPUT), args.out, "images", "output0")
+
+
+def import_onnx(args):
+    """A checkpoint from a shipped ONNX detector, to fine-tune when the training
+    checkpoint is gone. The exporter folded each BatchNorm into its Conv and names
+    every Conv node by its module path ('/stem/stem.0/stem.0.0/Conv'), so each
+    folded Conv goes back into its module with the BatchNorm after it set to the
+    identity (train such a model with --freeze-bn). --logit-shift undoes the export's."""
+    import onnx
+    from onnx import numpy_helper
+    arch = {"widths": list(args.widths), "depth3": args.depth3, "extra3": args.extra3, "depth2": args.depth2}
+    model = detector_from(args.nc, arch)
+    m = onnx.load(args.onnx)
+    init = {t.name: numpy_helper.to_array(t) for t in m.graph.initializer}
+    modules = dict(model.named_modules())
+    done = 0
+    with torch.no_grad():
+        for n in m.graph.node:
+            if n.op_type != "Conv":
+                continue
+            # '/stem/stem.2/a/a.0/Conv': each scope extends its parent's or names a child of it
+            parts = []
+            for comp in n.name.strip("/").split("/")[:-1]:
+                if parts and comp.startswith(prev + "."):
+                    parts[-1] = comp
+                else:
+                    parts.append(comp)
+                prev = comp
+            name = ".".join(parts)
+            conv = modules[name]
+            conv.weight.copy_(torch.from_numpy(init[n.input[1]].copy()))
+            bias = torch.from_numpy(init[n.input[2]].copy())
+            if conv.bias is not None:
+                conv.bias.copy_(bias)
+            else:
+                parent, idx = name.rsplit(".", 1)
+                bn = modules[f"{parent}.{int(idx) + 1}"]
+                bn.weight.fill_(1.0)
+                bn.bias.copy_(bias)
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1.0 - bn.eps)
+            done += 1
+        for spec in args.logit_shift or []:
+            c, v = spec.split(":")
+            for conv in model.heads:
+                conv.bias[4 + int(c)] -= float(v)
+    print(f"imported {done} convolutions from {args.onnx}", flush=True)
+    torch.save({"model": model.state_dict(), "nc": args.nc, "step": 0, "args": vars(args), **arch}, args.out)
 
 
 # ----------------------------------------------------------------------------- eval
@@ -765,6 +821,7 @@ def main():
     t.add_argument("--lr", type=float, default=2e-3)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--threads", type=int, default=2)
+    t.add_argument("--freeze-bn", action="store_true", help="BatchNorms stay fixed affine maps (for a model imported from ONNX)")
     t.add_argument("--out", required=True)
     e = sub.add_parser("export")
     e.add_argument("--weights", required=True)
@@ -786,11 +843,20 @@ def main():
     v.add_argument("--conf", type=float, default=0.35)
     w.add_argument("--thresholds", default="0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5")
     w.add_argument("--target", type=float, default=0.35, help="the threshold the calibrated model is used at")
+    i = sub.add_parser("import-onnx")
+    i.add_argument("--onnx", required=True)
+    i.add_argument("--nc", type=int, required=True)
+    i.add_argument("--widths", type=lambda v: [int(c) for c in v.split(",")], required=True)
+    i.add_argument("--depth3", type=int, default=1)
+    i.add_argument("--extra3", type=int, default=0)
+    i.add_argument("--depth2", type=int, default=0)
+    i.add_argument("--logit-shift", action="append", metavar="CLASS:VALUE", help="the export's shift, taken back out")
+    i.add_argument("--out", required=True)
     c = sub.add_parser("ceiling")
     c.add_argument("--data", required=True)
     c.add_argument("--iou", type=float, default=0.5)
     a = ap.parse_args()
-    {"train": train, "export": export, "eval": evaluate, "sweep": sweep, "ceiling": ceiling}[a.cmd](a)
+    {"train": train, "export": export, "eval": evaluate, "sweep": sweep, "ceiling": ceiling, "import-onnx": import_onnx}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -76,6 +76,8 @@ struct EvalArchery: ParsableCommand {
   @Option(help: "The ONNX detector for --detector model (default: the shipped Models/arrow-detector.onnx, found beside the installed executable).")
   var model: String?
   @Option(help: "Platform profile.") var profile: ProfileName = .ios
+  @Option(help: "Look of the held-out scenes: classic (the scenarios' look) or realistic (practice and worn faces, stands, posts, grass, steep angles, shallow shafts, overcast light; tilt up to 60°).")
+  var style: ArcheryStyle = .classic
   @Option(help: "Image size WIDTHxHEIGHT, sides 16...8192.") var size = ImageSize(width: 1280, height: 960)
   @Option(help: "The face drawn and scored (`bullseye faces` lists them); the quality bars are for 10_zone.")
   var face: FaceName = .tenZone
@@ -162,7 +164,7 @@ struct EvalArchery: ParsableCommand {
     do {
       e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile.rawValue, width: size.width, height: size.height,
                                     face: face.face.id, lineMM: lineMM, impacts: set, truthBox: box, refiner: refiner, refinerSettings: settings,
-                                    photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
+                                    style: style, photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
     if json {
@@ -173,6 +175,8 @@ struct EvalArchery: ParsableCommand {
         "recall_alone": .double(e.recallAlone), "precision": .double(e.precision), "score_accuracy": .double(e.scoreAccuracy),
         "median_error_px": .double(e.medianErrorPx.isFinite ? e.medianErrorPx : -1),
         "median_error_input_px": .double(e.medianErrorInputPx.isFinite ? e.medianErrorInputPx : -1), "targets_found": .int(e.targetsFound),
+        "mean_error_mm": .double(e.meanErrorMM.isFinite ? e.meanErrorMM : -1), "within_2mm": .double(e.within2MM.isFinite ? e.within2MM : -1),
+        "style": .string(style.rawValue),
         "impacts": .string(e.impacts.rawValue), "impact_box": .string(box.rawValue), "refiner": refiner.map(JSONValue.string) ?? .null,
         "failures": .array(e.failures.map(failureJSON)),
         "extra_near_arrows": .int(e.extras.count(.nearArrow)), "extra_on_holes": .int(e.extras.count(.onHole)),
@@ -183,7 +187,7 @@ struct EvalArchery: ParsableCommand {
         }),
       ]).canonicalText(), terminator: "")
     } else {
-      print("\(e.images) images, \(e.truthArrows) arrows (impacts: \(e.impacts.rawValue)): recall \(String(format: "%.3f", e.recall)) (\(String(format: "%.3f", e.recallVisible)) of \(e.visibleArrows) with the entry in sight), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images)")
+      print("\(e.images) images, \(e.truthArrows) arrows (impacts: \(e.impacts.rawValue)): recall \(String(format: "%.3f", e.recall)) (\(String(format: "%.3f", e.recallVisible)) of \(e.visibleArrows) with the entry in sight), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input; on the face \(String(format: "%.2f", e.meanErrorMM)) mm mean, \(String(format: "%.1f", e.within2MM * 100)) % within 2 mm), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images)")
     }
     if let floor { floor.check(["recall": e.recall, "precision": e.precision, "scored": e.scoreAccuracy]) }
   }
@@ -237,3 +241,5 @@ struct Floors: Sendable {
     }
   }
 }
+
+extension ArcheryStyle: ExpressibleByArgument {}

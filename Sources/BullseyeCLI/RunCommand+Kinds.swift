@@ -100,7 +100,7 @@ extension SynthCommand {
   func synthSetCards() throws {
     do {
       var spec = SetTableSpec(seed: seed, size: size, cardCount: cards)
-      spec.style = style
+      spec.style = style?.cards
       let r = try TableSynthesizer.render(spec)
       try PNG.write(r.image, to: out ?? "")
       if let truth { try AtomicFile.write(try r.canonicalTruth(), to: truth) }
@@ -118,7 +118,8 @@ extension SynthCommand {
     spec.width = s.width; spec.height = s.height; spec.impacts = set
     spec.impactBox = impactBox
     spec.touchingShare = touchingShare
-    spec.cardStyle = style ?? .realism
+    spec.cardStyle = style?.cards ?? .realism
+    spec.archeryStyle = style?.archery ?? .classic
     spec.faces = faces.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) } }
     do {
       let counts = try DatasetWriter.write(spec, to: dir) { n in if n % 100 == 0 { writeLine("\(n)/\(count) images") } }
@@ -128,6 +129,20 @@ extension SynthCommand {
 }
 
 extension SetLabelStyle: ExpressibleByArgument {}
+
+/// `synth --style`: the Set tables' looks and the target scenes' looks under one
+/// option; each kind accepts its own (`classic` both).
+enum SynthStyle: String, CaseIterable, ExpressibleByArgument {
+  case classic, realism, realismHoldout = "realism-holdout", realistic
+
+  /// The Set-table look, when this is one.
+  var cards: CardStyle? { CardStyle(rawValue: rawValue) }
+  /// The target-scene look, when this is one.
+  var archery: ArcheryStyle? { ArcheryStyle(rawValue: rawValue) }
+
+  /// Whether `kind` draws this look.
+  func applies(to kind: SynthKind) -> Bool { kind == .setcards ? cards != nil : archery != nil }
+}
 
 extension CardStyle: ExpressibleByArgument {}
 

@@ -16,8 +16,8 @@ struct SynthCommand: ParsableCommand {
 
   @Option(help: "What to draw (archery is another name for target).") var kind: SynthKind = .target
   @Option(parsing: .unconditional, help: "Number of cards (setcards, 3...21).") var cards: Int?
-  @Option(help: "Look of a Set table (setcards): classic (the scenarios' look; default for one image), realism (phone-photo domain randomization; default for --dataset) or realism-holdout (the same from ranges outside realism's, for test sets).")
-  var style: CardStyle?
+  @Option(help: "Look: for setcards classic (the scenarios' look; default for one image), realism (phone-photo domain randomization; default for --dataset) or realism-holdout (the same from ranges outside realism's, for test sets); for target classic (the default) or realistic (practice and worn faces, stands, posts, grass, patched bosses, steep angles, shallow shafts, overcast light).")
+  var style: SynthStyle?
   @Option(help: "Face id or alias.") var face: FaceName = .tenZone
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm.") var diameterCm: Double?
   @Option(help: "Seed for everything not pinned.") var seed: UInt64 = 0
@@ -44,8 +44,9 @@ struct SynthCommand: ParsableCommand {
     if let touchingShare, !(touchingShare.isFinite && shares.contains(touchingShare)) {
       throw ValidationError("--touching-share \(touchingShare) is out of range: expected \(shares.lowerBound)...\(shares.upperBound)")
     }
-    if let style, kind != .setcards {
-      throw ValidationError("--style \(style.rawValue) applies to --kind setcards only, not --kind \(kind.rawValue)")
+    if let style, !style.applies(to: kind) {
+      let accepted = SynthStyle.allCases.filter { $0.applies(to: kind) }.map(\.rawValue).joined(separator: ", ")
+      throw ValidationError("--style \(style.rawValue) does not apply to --kind \(kind.rawValue): expected one of \(accepted)")
     }
     if let cards, !SceneLimits.cardCount.contains(cards) {
       throw ValidationError("--cards \(cards) is out of range: expected \(SceneLimits.cardCount.lowerBound)...\(SceneLimits.cardCount.upperBound)")
@@ -77,6 +78,7 @@ struct SynthCommand: ParsableCommand {
       do { spec = try ArcheryScenario.decode(text, path: scenario).scene } catch { throw CLIError(error) }
     } else {
       var s2 = SceneSpec(face: face.face.id, seed: seed, size: size, arrowCount: arrows)
+      s2.style = style?.archery ?? .classic
       s2.diameterCm = diameterCm
       s2.touchingShare = touchingShare
       spec = s2

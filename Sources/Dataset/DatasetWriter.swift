@@ -36,6 +36,8 @@ package struct DatasetSpec: Sendable {
   package var faces: [String]?
   /// Look of Set-card tables (`realism` unless a caller asks for another).
   package var cardStyle = CardStyle.realism
+  /// The look of target scenes.
+  package var archeryStyle = ArcheryStyle.classic
   /// The default mix: twelve entries, plain 10-zone three times (a quarter of the scenes).
   static let faceMix = ["10_zone", "10_zone", "10_zone", "10_zone_6_ring", "10_zone_5_ring", "5_zone", "WA_field", "nfaa_indoor",
                                "wa_vegas_3_spot", "wa_vertical_3_spot", "11_zone", "10_zone_compound"]
@@ -127,7 +129,9 @@ package enum DatasetWriter {
       var g = SeededGenerator(seed: seed)
       let face = g.pick(spec.faces ?? DatasetSpec.faceMix)
       var s = SceneSpec(face: face, seed: seed, size: ImageSize(width: spec.width, height: spec.height), arrowCount: g.int(0...12))
-      s.camera.tiltDeg = g.uniform(0...30)
+      // Realistic scenes tilt up to 60° (the same draw, stretched: classic datasets keep their bytes).
+      s.camera.tiltDeg = g.uniform(0...30) * (spec.archeryStyle == .realistic ? 2 : 1)
+      s.style = spec.archeryStyle
       s.touchingShare = spec.touchingShare
       let r = try Synthesizer.render(s)
       var boxes = r.truth.arrows(in: spec.impacts).map {

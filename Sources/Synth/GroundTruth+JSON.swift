@@ -58,6 +58,15 @@ extension GroundTruth {
     var extra: [String: JSONValue] = [:]
     // Only a turned frame says so: truth files of rendered pictures keep their keys.
     if frame != .identity { extra["frame"] = .array(frame.m.map(JSONValue.double)) }
+    // Only a realistic scene says so: classic truth files keep their keys.
+    if let r = s.realistic {
+      extra["style"] = .string(ArcheryStyle.realistic.rawValue)
+      extra["realistic"] = .object([
+        "printed": .string(r.printed.rawValue), "mount": .string(r.mount.rawValue), "backdrop": .string(r.backdrop.rawValue),
+        "grass": .double(r.grass), "paint_patches": .int(r.paintPatches), "foam_patches": .int(r.foamPatches),
+        "contrast": .double(r.contrast), "saturation": .double(r.saturation),
+      ])
+    }
     return .object(extra.merging([
       "version": .int(1), "seed": .int(Int(truncatingIfNeeded: s.seed)), "face": .string(s.face.id),
       "image": .object(["width": .int(width), "height": .int(height)]),

@@ -58,13 +58,28 @@ struct Painter {
     var bg = g.fork("background")
     var paper = g.fork("paper")
     var holes = g.fork("old-holes")
-    paintBackground(&bg)
+    // A realistic scene's own draws: one generator from its look, never the classic streams.
+    var real = SeededGenerator(seed: scene.realistic?.paintSeed ?? 0)
+    if let r = scene.realistic {
+      paintBackdrop(r, &real)
+      paintGrass(r, &real)
+      paintMountBehind(r, &real)
+    } else {
+      paintBackground(&bg)
+    }
     paintBoss(&bg)
+    if let r = scene.realistic { paintBossPatches(r, &real) }
     paintSheet(&paper)
     for spot in face.spots { paintSpot(spot) }
+    if let r = scene.realistic {
+      paintStains(r, &real)
+      paintNumerals(r, &real)
+      paintMarkers(r, &real)
+    }
     paintOldHoles(&holes)
     if scene.look.tornCentre { paintTornCentres(&paper) }
     paintPins(&paper)
+    if let r = scene.realistic { paintStandFront(r, &real) }
     paintArrows()
   }
 
@@ -72,12 +87,12 @@ struct Painter {
     let pxPerUnit = camera.pixelsPerUnit(u: s.x, v: s.y)
     // WA lines are at most 2 mm; keep them at least ~0.8 px so they survive blur.
     let line = max(face.lineWidth(diameterCm: scene.diameterCm) * s.radius, 0.8 / pxPerUnit)
-    for zone in face.zones.reversed() {
-      fillPolygon(circle(cx: s.x, cy: s.y, r: zone.radius * s.radius), Color(zone.fill))
+    for (i, zone) in face.zones.enumerated().reversed() {
+      fillPolygon(circle(cx: s.x, cy: s.y, r: zone.radius * s.radius), printed(zone, index: i).fill)
     }
-    for zone in face.zones {
+    for (i, zone) in face.zones.enumerated() {
       let r = zone.radius * s.radius
-      annulus(cx: s.x, cy: s.y, inner: r - line / 2, outer: r + line / 2, Color(zone.line))
+      annulus(cx: s.x, cy: s.y, inner: r - line / 2, outer: r + line / 2, printed(zone, index: i).line)
     }
     // The small centre cross printed on WA faces.
     let arm = 0.012 * s.radius

@@ -12,6 +12,8 @@ public struct Scene: Sendable, Hashable {
   let rotationDeg: Double, tiltDeg: Double, tiltAxisDeg: Double
   let look: Look
   let arrows: [Arrow]
+  /// What a realistic scene adds (nil: classic).
+  var realistic: RealisticLook? = nil
 
   /// The resolved look of the photo.
   struct Look: Sendable, Hashable {
@@ -68,9 +70,13 @@ extension Scene {
     var cam = root.fork("camera")
     var lookRNG = root.fork("look")
     var arrowRNG = root.fork("arrows")
+    // A realistic scene's own draws come after the classic streams, so classic scenes keep every byte.
+    var realRNG = spec.style == .realistic ? root.fork("realistic") : nil
+    let ranges = RealisticRanges.standard
 
     let minSide = Double(min(w, h)), maxSide = Double(max(w, h))
-    let radius = spec.camera.radius ?? cam.uniform(0.28...0.40) * minSide
+    var radius = spec.camera.radius ?? cam.uniform(0.28...0.40) * minSide
+    if spec.camera.radius == nil, realRNG != nil { radius = realRNG!.uniform(ranges.radiusShare) * minSide }
     try check("camera.radius", radius, 1...(4 * maxSide))
     let margin = radius * 1.2
     let defaultCX = Double(w) / 2 + cam.uniform(-1...1) * max(0, Double(w) / 2 - margin) * 0.5
@@ -82,7 +88,8 @@ extension Scene {
     try check("camera.center x", cx, -maxSide...(2 * maxSide))
     try check("camera.center y", cy, -maxSide...(2 * maxSide))
     let rotation = spec.camera.rotationDeg ?? cam.uniform(-30...30)
-    let tilt = spec.camera.tiltDeg ?? cam.uniform(0...25)
+    var tilt = spec.camera.tiltDeg ?? cam.uniform(0...25)
+    if spec.camera.tiltDeg == nil, realRNG != nil { tilt = realRNG!.uniform(ranges.tiltDeg) }
     let tiltAxis = spec.camera.tiltAxisDeg ?? cam.uniform(0...180)
     let focal = spec.camera.focalPx ?? cam.uniform(0.9...1.4) * maxSide
     try check("camera.rotation_deg", rotation, -3600...3600)
@@ -92,11 +99,18 @@ extension Scene {
     let camera = Camera(width: w, height: h, centerX: cx, centerY: cy, radiusPx: radius,
                         rotationDeg: rotation, tiltDeg: tilt, tiltAxisDeg: tiltAxis, focalPx: focal)
 
-    let look = try resolveLook(spec.scene, &lookRNG)
-    let arrows = try resolveArrows(spec, face: face, &arrowRNG)
+    var look = try resolveLook(spec.scene, &lookRNG)
+    var arrows = try resolveArrows(spec, face: face, &arrowRNG)
+    var realistic: RealisticLook?
+    if var g = realRNG {
+      let real = RealisticLook.resolve(&g, ranges: ranges)
+      look = look.realistic(real, pinned: spec.scene, ranges: ranges, &g)
+      arrows = Self.shallowShafts(arrows, ranges: ranges, &g)
+      realistic = real
+    }
     return Scene(face: face, diameterCm: diameter, seed: spec.seed, camera: camera, centerX: cx, centerY: cy,
                  radiusPx: radius, rotationDeg: rotation, tiltDeg: tilt, tiltAxisDeg: tiltAxis,
-                 look: look, arrows: arrows)
+                 look: look, arrows: arrows, realistic: realistic)
   }
 
   static func check(_ name: String, _ v: Double, _ range: ClosedRange<Double>) throws(SynthError) {

@@ -17,6 +17,8 @@ public struct SceneSpec: Sendable, Hashable, Decodable {
   /// The shares `touchingShare` may take: what the ring-line (0.15) and wide (0.07)
   /// bands of `Scene.randomPoint` leave.
   public static let touchingShares: ClosedRange<Double> = 0...0.78
+  /// The scene's look: `classic` (the default) or `realistic`.
+  public var style: ArcheryStyle = .classic
 
   /// A spec with everything but the face, seed, size and arrow count left to the seed.
   public init(face: String, seed: UInt64, size: ImageSize = ImageSize(width: 1280, height: 960),
@@ -26,7 +28,7 @@ public struct SceneSpec: Sendable, Hashable, Decodable {
   }
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case id, kind, description, face, seed, size, camera, scene, arrows
+    case id, kind, description, face, seed, size, camera, scene, arrows, style
     case diameterCm = "diameter_cm", arrowCount = "arrow_count", touchingShare = "touching_share"
   }
 
@@ -46,6 +48,13 @@ public struct SceneSpec: Sendable, Hashable, Decodable {
     arrows = try c.decodeIfPresent([ArrowSpec].self, forKey: .arrows)
     arrowCount = try c.decodeIfPresent(Int.self, forKey: .arrowCount)
     touchingShare = try c.decodeIfPresent(Double.self, forKey: .touchingShare)
+    if let word = try c.decodeIfPresent(String.self, forKey: .style) {
+      guard let s = ArcheryStyle(rawValue: word) else {
+        throw DecodingError.dataCorruptedError(forKey: .style, in: c,
+          debugDescription: "style '\(word)' is unknown: expected one of \(ArcheryStyle.allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      style = s
+    }
   }
 }
 

@@ -52,6 +52,7 @@ public enum Synthesizer {
     }
     applyLighting(&rgb, width: w, height: h, gains: gains, amount: look.lighting,
                   angleDeg: look.lightingAngleDeg, vignette: look.vignette)
+    if let real = scene.realistic { overcast(&rgb, contrast: real.contrast, saturation: real.saturation) }
     var scratch = [Float](repeating: 0, count: rgb.count)
     gaussianBlur(&rgb, scratch: &scratch, width: w, height: h, sigma: look.blur)
     jpegArtefacts(&rgb, width: w, height: h, strength: look.jpeg)
@@ -64,5 +65,18 @@ public enum Synthesizer {
     do {
       return SynthResult(image: try RGBA8Image(width: w, height: h, pixels: out), truth: GroundTruth(scene: scene))
     } catch { throw .canvas(error) }
+  }
+}
+
+/// Overcast light: every pixel pulled towards its own grey by `1 − saturation`,
+/// then towards mid-grey by `1 − contrast`.
+func overcast(_ rgb: inout [Float], contrast: Double, saturation: Double) {
+  let c = Float(contrast), s = Float(saturation)
+  for i in stride(from: 0, to: rgb.count, by: 3) {
+    let grey = 0.299 * rgb[i] + 0.587 * rgb[i + 1] + 0.114 * rgb[i + 2]
+    for k in 0..<3 {
+      let v = grey + (rgb[i + k] - grey) * s
+      rgb[i + k] = 128 + (v - 128) * c
+    }
   }
 }

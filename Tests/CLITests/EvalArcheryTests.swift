@@ -24,6 +24,19 @@ struct EvalArcheryTests {
     }
   }
 
+  /// `--style realistic` evaluates realistic scenes; every run reports the
+  /// impact error on the face in mm (a perfect detector: zero, all within 2 mm).
+  @Test func realisticStyleAndMillimetres() throws {
+    let base = ["eval", "archery", "--images", "2", "--seed", "7000000", "--size", "640x480", "--json"]
+    let truth = try json(try CLIRunner.run(base + ["--detector", "truth", "--style", "realistic"]))
+    #expect(truth["style"] as? String == "realistic")
+    #expect((truth["mean_error_mm"] as? Double).map { $0 < 0.01 } == true && truth["within_2mm"] as? Double == 1)
+    let classic = try json(try CLIRunner.run(base + ["--detector", "truth"]))
+    #expect(classic["style"] as? String == "classic" && classic["within_2mm"] as? Double == 1)
+    let bad = try CLIRunner.run(base + ["--style", "realism"])
+    #expect(bad.status == 2 && bad.stderr.contains("realism"))
+  }
+
   /// With the shipped detector and refiner every unmatched detection is listed,
   /// and the counts add up to detections − matched.
   @Test func extrasAccountForEveryUnmatchedDetection() throws {

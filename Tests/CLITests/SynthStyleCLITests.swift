@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// `synth --style`: the realistic looks of a Set table, refused where they mean nothing.
+/// `synth --style`: the realistic looks of a Set table and of a target scene,
+/// each refused where it means nothing.
 struct SynthStyleCLITests {
   @Test func realismTableWritesItsStyleAndDistractorsIntoTheTruth() throws {
     let dir = try CLIRunner.scratch("synth-style")
@@ -14,7 +15,19 @@ struct SynthStyleCLITests {
     #expect((truth["cards"] as? [Any])?.isEmpty == false)
   }
 
-  @Test(arguments: [["--kind", "target", "--style", "realism"], ["--kind", "setcards", "--style", "photoreal"]])
+  @Test func realisticTargetWritesItsStyleIntoTheTruth() throws {
+    let dir = try CLIRunner.scratch("synth-style-target")
+    let r = try CLIRunner.run(["synth", "--style", "realistic", "--seed", "4", "--size", "480x360",
+                               "--out", dir + "/t.png", "--truth", dir + "/t.json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let truth = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/t.json"))) as? [String: Any])
+    #expect(truth["style"] as? String == "realistic")
+    let look = try #require(truth["realistic"] as? [String: Any])
+    for k in ["printed", "mount", "backdrop", "grass", "contrast", "saturation"] { #expect(look[k] != nil, "\(k)") }
+  }
+
+  @Test(arguments: [["--kind", "target", "--style", "realism"], ["--kind", "setcards", "--style", "photoreal"],
+                    ["--kind", "setcards", "--style", "realistic"]])
   func misplacedOrUnknownStyleExitsTwoAndWritesNothing(args: [String]) throws {
     let dir = try CLIRunner.scratch("synth-style-bad")
     let r = try CLIRunner.run(["synth"] + args + ["--out", dir + "/t.png"])
