@@ -35,7 +35,7 @@ struct PhotoBench: ParsableCommand {
       return out
     }
     let photo = try time("read + decode") { try readPhoto(image, flag: "--image") }
-    let upright = try time("orientation (tag \(photo.orientation.rawValue))") { photo.upright }
+    let upright = try time("orientation (tag \(photo.orientation.rawValue))") { photo.upright(threads: threads) }
     let prof = profile.profile
     let model = try loadDetector(try ProductPaths.require("arrow-detector.onnx"), flag: "the shipped detector")
     var req = RunRequest(image: upright, profile: prof, face: try FaceCatalog.face(named: "10_zone"), detector: .loaded(model, name: "arrow-detector"),

@@ -60,7 +60,7 @@ struct RunSetCardsCommand: ParsableCommand {
   func run() throws {
     try OutputPaths.checkWritable(out, flag: "--out")
     if let overlay { try OutputPaths.checkWritable(overlay, flag: "--overlay") }
-    let photo = orientation.pixels(of: try readPhoto(image, flag: "--image"))
+    let photo = orientation.pixels(of: try readPhoto(image, flag: "--image"), threads: threads ?? ProcessorCount.available)
     guard let truth else {
       let det = model ?? ProductPaths.model("setcards-detector.onnx") ?? ProductPaths.expected("setcards-detector.onnx")
       let cls = classifier ?? ProductPaths.model("setcards-classifier.onnx") ?? ProductPaths.expected("setcards-classifier.onnx")

@@ -92,7 +92,7 @@ struct RunArcheryCommand: ParsableCommand {
     guard let image else { throw CLIError(message: "--image is required: the photo to score") }
     try OutputPaths.checkWritable(out, flag: "--out")
     if let overlay { try OutputPaths.checkWritable(overlay, flag: "--overlay") }
-    let photo = orientation.pixels(of: try readPhoto(image, flag: "--image"))
+    let photo = orientation.pixels(of: try readPhoto(image, flag: "--image"), threads: threads ?? ProcessorCount.available)
     let f: Face, r: BoundaryRule, p: Precision
     f = face.face
     let chosen = coordinates

@@ -28,6 +28,9 @@ public struct Photo: Sendable, Hashable {
 
   /// The picture a person sees: the stored pixels turned by `orientation`.
   public var upright: RGBA8Image { orientation.upright(stored) }
+
+  /// The same, the turn shared by `threads` (the same bytes at any count).
+  public func upright(threads: Int) -> RGBA8Image { orientation.upright(stored, threads: threads) }
 }
 
 /// Reads photos in any supported format, chosen by content.

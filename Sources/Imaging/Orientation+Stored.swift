@@ -5,8 +5,10 @@
 public enum OrientationSemantics: String, Sendable, Hashable, CaseIterable, Decodable {
   case apply, ignore
 
-  /// The pixels a run under this semantics reads from `photo`.
-  public func pixels(of photo: Photo) -> RGBA8Image { self == .apply ? photo.upright : photo.stored }
+  /// The pixels a run under this semantics reads from `photo`; `threads` share the turn.
+  public func pixels(of photo: Photo, threads: Int = 1) -> RGBA8Image {
+    self == .apply ? photo.upright(threads: threads) : photo.stored
+  }
 }
 
 extension Orientation {

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The EXIF orientation tag (0x0112): how the stored pixels must be turned to
 /// show the picture upright. Raw value = the tag's value 1...8.
 public enum Orientation: Int, Sendable, Hashable, CaseIterable {
@@ -45,17 +47,18 @@ public enum Orientation: Int, Sendable, Hashable, CaseIterable {
     }
   }
 
-  /// `image` (stored pixels) turned upright.
-  public func upright(_ image: RGBA8Image) -> RGBA8Image {
+  /// `image` (stored pixels) turned upright; `threads` split the rows (a pure
+  /// copy: the same bytes at any count).
+  public func upright(_ image: RGBA8Image, threads: Int = 1) -> RGBA8Image {
     guard self != .up else { return image }
     let ow = swapsSides ? image.height : image.width, oh = swapsSides ? image.width : image.height
-    return remap(image, uprightWidth: ow, uprightHeight: oh, toStored: false)
+    return remap(image, uprightWidth: ow, uprightHeight: oh, toStored: false, threads: threads)
   }
 
   /// Copies every pixel between an upright `uprightWidth`×`uprightHeight`
   /// picture and its stored buffer: into the upright picture from the stored
   /// `image`, or (`toStored`) into the stored buffer from the upright `image`.
-  func remap(_ image: RGBA8Image, uprightWidth uw: Int, uprightHeight uh: Int, toStored: Bool) -> RGBA8Image {
+  func remap(_ image: RGBA8Image, uprightWidth uw: Int, uprightHeight uh: Int, toStored: Bool, threads: Int = 1) -> RGBA8Image {
     let sw = swapsSides ? uh : uw, sh = swapsSides ? uw : uh
     // storedPixel is affine over whole pixels: the stored index of upright (x, y) is
     // base + x·stepX + y·stepY, so the loop walks it without per-pixel arithmetic.
@@ -67,15 +70,22 @@ public enum Orientation: Int, Sendable, Hashable, CaseIterable {
       let dst = UnsafeMutableRawBufferPointer(buffer)
       image.pixels.withUnsafeBytes { src in
         // 64×64 tiles: a quarter turn walks one side by columns, and tiles keep both sides in cache.
-        let tile = 64
-        for ty in stride(from: 0, to: uh, by: tile) {
-          for tx in stride(from: 0, to: uw, by: tile) {
-            for y in ty..<min(ty + tile, uh) {
-              var si = base + y * stepY + tx * stepX, ui = y * uw + tx
-              for _ in tx..<min(tx + tile, uw) {
-                let (from, to) = toStored ? (ui, si) : (si, ui)
-                dst.storeBytes(of: src.load(fromByteOffset: from * 4, as: UInt32.self), toByteOffset: to * 4, as: UInt32.self)
-                si += stepX; ui += 1
+        let tile = 64, bands = (uh + tile - 1) / tile
+        // Bands of tile rows dealt out in turn: each output pixel is written by exactly one band.
+        let parts = uw * uh >= 1 << 20 ? max(1, min(threads, bands)) : 1
+        // Disjoint rows of one buffer per part: the pointers cross threads, the writes never overlap.
+        let from = SharedBytes(src: src, dst: dst)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+          let src = from.src, dst = from.dst
+          for ty in stride(from: part * tile, to: uh, by: parts * tile) {
+            for tx in stride(from: 0, to: uw, by: tile) {
+              for y in ty..<min(ty + tile, uh) {
+                var si = base + y * stepY + tx * stepX, ui = y * uw + tx
+                for _ in tx..<min(tx + tile, uw) {
+                  let (from, to) = toStored ? (ui, si) : (si, ui)
+                  dst.storeBytes(of: src.load(fromByteOffset: from * 4, as: UInt32.self), toByteOffset: to * 4, as: UInt32.self)
+                  si += stepX; ui += 1
+                }
               }
             }
           }
@@ -84,6 +94,13 @@ public enum Orientation: Int, Sendable, Hashable, CaseIterable {
     }
     return RGBA8Image(unchecked: toStored ? sw : uw, height: toStored ? sh : uh, pixels: out)
   }
+}
+
+/// A source and a destination buffer handed to the parts of a parallel copy,
+/// each of which writes its own rows only.
+private struct SharedBytes: @unchecked Sendable {
+  let src: UnsafeRawBufferPointer
+  let dst: UnsafeMutableRawBufferPointer
 }
 
 /// The orientation tag of an EXIF (TIFF) block, as JPEG's APP1 and PNG's

@@ -120,6 +120,19 @@ struct PhotoWriteTests {
     #expect(o.upright(s) == Self.picture)
   }
 
+  /// A photo big enough to be turned by several threads (over a megapixel, an
+  /// odd size so bands end mid-tile) turns to the same bytes at any count.
+  @Test(arguments: Orientation.allCases)
+  func threadsTurnToTheSameBytes(o: Orientation) {
+    let w = 1283, h = 901
+    var px = [UInt8](repeating: 0, count: w * h * 4)
+    for i in 0..<(w * h) { px[i * 4] = UInt8(i & 255); px[i * 4 + 1] = UInt8((i >> 8) & 255); px[i * 4 + 2] = UInt8((i >> 16) & 255); px[i * 4 + 3] = 255 }
+    let stored = RGBA8Image(unchecked: w, height: h, pixels: px)
+    let one = o.upright(stored)
+    for threads in [2, 3, 8] { #expect(o.upright(stored, threads: threads) == one, "\(threads) threads") }
+    #expect(o.stored(one) == stored)
+  }
+
   @Test(arguments: Orientation.allCases)
   func storedAffineIsStoredPoint(o: Orientation) {
     let m = o.storedAffine(width: 7, height: 4)
