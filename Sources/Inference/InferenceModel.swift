@@ -67,6 +67,16 @@ public struct InferenceModel: Sendable {
     }
   }
 
+  /// The same model with plans of its own: a plan runs one input at a time in
+  /// its buffers, so workers that run a model at once each take a replica.
+  public func replica() -> InferenceModel {
+    InferenceModel(inputs: inputs, outputs: outputs, graph: graph, cache: PlanCache())
+  }
+
+  private init(inputs: [TensorDescriptor], outputs: [TensorDescriptor], graph: Graph, cache: PlanCache) {
+    self.inputs = inputs; self.outputs = outputs; self.graph = graph; self.cache = cache
+  }
+
   /// Input shapes when every dimension is declared as a number.
   var fixedShapes: [String: [Int]]? {
     var r: [String: [Int]] = [:]

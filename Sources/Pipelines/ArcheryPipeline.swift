@@ -52,7 +52,7 @@ public enum ArcheryPipeline {
     var det = DetectionStage.run(candidates, settings: settings)
     if let refiner = r.refiner {
       det.targets = det.targets.filter { $0.confidence >= r.profile.confidence }
-      do { det.arrows = try ArrowRefinement.run(det.arrows, image: r.image, refiner: refiner) } catch { throw PipelineError("\(error)") }
+      do { det.arrows = try ArrowRefinement.run(det.arrows, image: r.image, refiner: refiner, threads: r.threads) } catch { throw PipelineError("\(error)") }
     }
 
     // Target: detected face box → hint → ring-edge refinement.

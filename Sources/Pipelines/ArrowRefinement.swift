@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Imaging
 import Detection
 import Inference
@@ -44,11 +46,31 @@ public struct ArrowRefiner: Sendable {
   let name: String
   /// Thresholds and window geometry it runs with.
   var settings: RefinerSettings
+  /// More copies of the model, one per thread that looks at windows (a plan
+  /// runs one window at a time).
+  let replicas: ModelReplicas
   /// Reads and plans the model at `path`.
   public init(contentsOf path: String, settings: RefinerSettings = .shipped) throws {
     model = try InferenceModel(contentsOf: path)
     name = path
     self.settings = settings
+    replicas = ModelReplicas(first: model)
+  }
+}
+
+/// Replicas of one model, made on first use: replica k serves worker k.
+final class ModelReplicas: @unchecked Sendable {
+  private var models: [InferenceModel]
+  private let lock = NSLock()
+
+  init(first: InferenceModel) { models = [first] }
+
+  /// Replica `k` (0 is the model itself).
+  func model(_ k: Int) -> InferenceModel {
+    lock.lock()
+    defer { lock.unlock() }
+    while models.count <= k { models.append(models[0].replica()) }
+    return models[k]
   }
 }
 
@@ -58,7 +80,7 @@ enum ArrowRefinement {
   /// a peak refiner ([1, 3 or 6, H, W] over the whole window, see `peaks`) turns it into every entry its
   /// window shows. Kept points take the refiner's probability as confidence;
   /// points that land together are merged.
-  static func run(_ arrows: [Detection], image: RGBA8Image, refiner: ArrowRefiner) throws -> [Detection] {
+  static func run(_ arrows: [Detection], image: RGBA8Image, refiner: ArrowRefiner, threads: Int = 1) throws -> [Detection] {
     let s = refiner.settings
     guard let input = refiner.model.inputs.first, let output = refiner.model.outputs.first(where: { $0.name == "refined" }) ?? refiner.model.outputs.first else {
       throw PipelineError("refiner '\(refiner.name)' has no inputs or outputs: expected one crop input and one output")
@@ -66,12 +88,27 @@ enum ArrowRefinement {
     let gate = refiner.model.outputs.first { $0.name == "window" && $0.name != output.name }
     // Original pixels per model-input pixel, as the letterbox scales.
     let scale = Double(max(image.width, image.height)) / Double(s.inputSize)
+    // Each window is looked at on its own (one thread each); workers take every
+    // T-th window and the answers are read back in the detector's order, so the
+    // result is the same at any thread count.
+    let workers = max(1, min(threads, arrows.count))
+    let answers = WindowAnswers(count: arrows.count)
+    DispatchQueue.concurrentPerform(iterations: workers) { k in
+      do {
+        let model = refiner.replicas.model(k)
+        for i in stride(from: k, to: arrows.count, by: workers) {
+          let d = arrows[i]
+          let crop = try Tensor(shape: [1, 3, s.crop, s.crop], scalars:
+                            try ModelInput.window(image, cx: Double(d.centerX), cy: Double(d.centerY), side: s.windowInputPx * scale, out: s.crop))
+          answers.set(i, try look(at: crop, model: model, refiner: refiner, input: input.name, output: output.name, gate: gate?.name))
+        }
+      } catch { answers.fail(error) }
+    }
+    if let e = answers.error { throw e }
     var kept: [Detection] = []
-    for d in arrows {
+    for (i, d) in arrows.enumerated() {
       let cx = Double(d.centerX), cy = Double(d.centerY)
-      let crop = try Tensor(shape: [1, 3, s.crop, s.crop], scalars:
-                        try ModelInput.window(image, cx: cx, cy: cy, side: s.windowInputPx * scale, out: s.crop))
-      guard let o = try look(at: crop, refiner: refiner, input: input.name, output: output.name, gate: gate?.name) else { continue }
+      guard let o = answers.tensors[i] else { continue }
       let found: [Peak]
       if o.scalars.count == 3 {
         found = Double(o.scalars[0]) >= s.accept ? [Peak(x: Double(o.scalars[1]), y: Double(o.scalars[2]), p: Double(o.scalars[0]))] : []
@@ -107,8 +144,8 @@ enum ArrowRefinement {
   }
 
   /// The refiner's output for one window; nil when the gate turns the window down.
-  static func look(at crop: Tensor, refiner: ArrowRefiner, input: String, output: String, gate: String?) throws -> Tensor? {
-    let out = try refiner.model.run([input: crop], threads: 1)
+  static func look(at crop: Tensor, model: InferenceModel, refiner: ArrowRefiner, input: String, output: String, gate: String?) throws -> Tensor? {
+    let out = try model.run([input: crop], threads: 1)
     if let gate {
       guard let w = out[gate], w.scalars.count == 3 else {
         throw PipelineError("refiner '\(refiner.name)' output 'window' is not [probability, dx, dy]")
@@ -117,5 +154,24 @@ enum ArrowRefinement {
     }
     guard let o = out[output] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output)'") }
     return o
+  }
+}
+
+/// The refiner's answer per window, written by the worker that looked at it.
+final class WindowAnswers: @unchecked Sendable {
+  private(set) var tensors: [Tensor?]
+  private(set) var error: Error?
+  private let lock = NSLock()
+
+  init(count: Int) { tensors = Array(repeating: nil, count: count) }
+
+  func set(_ i: Int, _ t: Tensor?) {
+    lock.lock(); defer { lock.unlock() }
+    tensors[i] = t
+  }
+
+  func fail(_ e: Error) {
+    lock.lock(); defer { lock.unlock() }
+    if error == nil { error = e }
   }
 }

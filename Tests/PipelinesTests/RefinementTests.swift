@@ -61,6 +61,20 @@ struct RefinementTests {
     }
   }
 
+  /// The shipped refiner looks at windows on several threads (one replica of
+  /// the model each) and answers exactly as on one.
+  @Test func windowsOnSeveralThreadsGiveTheSameArrows() throws {
+    var (req, _) = try request(refiner: nil)
+    req.refiner = try ArrowRefiner(contentsOf: EvalPaths.models.appendingPathComponent("arrow-refiner.onnx").path)
+    var results: [[Double]] = []
+    for threads in [1, 2, 3] {
+      req.threads = threads
+      let r = try ArcheryPipeline.run(req)
+      results.append(r.detections.flatMap { [Double($0.pixelX), Double($0.pixelY), $0.confidence] })
+    }
+    #expect(!results[0].isEmpty && results[1] == results[0] && results[2] == results[0])
+  }
+
   @Test func rejectedCandidatesLeaveNoArrowsButTheFace() throws {
     let (req, _) = try request(refiner: "refiner-reject.onnx")
     let r = try ArcheryPipeline.run(req)
@@ -91,4 +105,10 @@ extension RefinementTests {
       }
     }
   }
+}
+
+/// The repository's shipped models, for tests that run them.
+enum EvalPaths {
+  static let models = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Models")
 }
