@@ -37,6 +37,8 @@ detector-floor: build
 	$(BIN) eval archery --images 30 --seed 7000000 --refiner Models/arrow-refiner.onnx --floor recall=0.920,precision=0.878,scored=0.900
 	@echo "== arrow-detector alone"
 	$(BIN) eval archery --images 30 --seed 7000000 --floor recall=0.893,precision=0.686,scored=0.827
+	@echo "== arrow-detector alone, realistic scenes"
+	$(BIN) eval archery --images 30 --seed 7000000 --style realistic --floor recall=0.707,precision=0.531,scored=0.593
 
 bench: build
 	$(BIN) bench synth --size 1280x960 --arrows 6 --repeat 5

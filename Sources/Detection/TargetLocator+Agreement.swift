@@ -13,7 +13,7 @@ extension TargetLocator {
 
   /// How well the picture agrees with the face the fit claims: the share of the
   /// face's ring boundaries (each spot's, those at least 12 px from their
-  /// neighbours) where, on at least half of the 48 rays from the spot's centre that
+  /// neighbours on at least a quarter of the rays) where, on at least half of the 48 rays from the spot's centre that
   /// stay inside the picture, the
   /// colour changes more sharply within ±0.03 of the boundary's radius than the
   /// ray does typically, at one radius all round (the middle half of those
@@ -69,7 +69,8 @@ extension TargetLocator {
       }
       // A spot mostly outside the picture says nothing either way.
       guard raysIn * 4 >= rays else { continue }
-      for b in radii.indices where usable[b] * 2 >= raysIn {
+      // A quarter of the rays is enough: a steeply tilted face resolves its rings along its long axis only.
+      for b in radii.indices where usable[b] * 4 >= raysIn {
         visible += 1
         let o = offsets[b].sorted()
         guard o.count * 2 >= usable[b] else { continue }
