@@ -69,7 +69,7 @@ struct ExitCodeTests {
   @Test func evalFloorExitsZeroOneAndTwo() throws {
     let base = ["eval", "archery", "--images", "2", "--seed", "7000000", "--size", "640x480"]
     #expect(try CLIRunner.run(base + ["--detector", "truth", "--floor", "recall=1,precision=1"]).status == 0)
-    // The shipped detector boxes a few things that are not arrows on these two photos (precision 0.545).
+    // The shipped detector boxes a few things that are not arrows on these two photos (precision 0.462).
     let short = try CLIRunner.run(base + ["--floor", "recall=0.5,precision=1"])
     #expect(short.status == 1 && short.stdout.contains("below the floor: precision"), "\(short.stdout.suffix(300))")
     let bad = try CLIRunner.run(base + ["--floor", "recall=2"])
