@@ -36,6 +36,9 @@ public struct RunResult: Sendable {
   let persisted: (round: Int64, end: Int, arrows: Int)?
   /// The recorded error of seed 000's flow (`.error(message)`), if detection failed.
   public let error: String?
+  /// The photo shows no target face (the error says why): a finding about the
+  /// picture, where other errors are failures of the run.
+  public let noTarget: Bool
 }
 
 /// The archery pipeline's entry point: detect → NMS → flip → locate → score →
@@ -65,12 +68,13 @@ public enum ArcheryPipeline {
     let lines = r.face.lineWidth(diameterCm: r.diameterCm, lineMM: r.lineMM)
     var target: TargetFit? = failure == nil ? TargetLocator.locate(r.image, face: r.face, hint: hint, lineWidth: lines) : nil
     // Detections in face coordinates need no target: only the overlay uses it.
-    var injected = false
+    var injected = false, noTarget = false
     if case .face = r.detector { injected = true }
     if let t = target, t.method == "hint", !injected {
       // No face box and no ring edges anywhere: the photo shows no target.
       failure = "no target face found in the \(r.image.width)x\(r.image.height) image"
       target = nil
+      noTarget = true
     }
     if var t = target, !injected {
       // A fit the picture's rings do not bear out is no target: never a confident wrong ellipse.
@@ -79,6 +83,7 @@ public enum ArcheryPipeline {
       target = t
       // Gated on single-spot faces only: a multi-spot sheet is found by its spot blobs first.
       if r.face.spots.count == 1, let agreement, agreement < TargetLocator.minimumRingAgreement {
+        noTarget = true
         failure = "no target face found: the fitted \(r.face.id) outline's rings do not show in the picture (ring agreement \(String(format: "%.2f", agreement)), expected at least \(TargetLocator.minimumRingAgreement))"
         target = nil
       }
@@ -141,7 +146,7 @@ public enum ArcheryPipeline {
     }
     return RunResult(request: r, candidates: candidates.count, aboveThreshold: det.aboveThreshold, suppressed: det.suppressed,
                      target: target, detections: detections, adjustment: adj, confirmed: adj.confirmed,
-                     persisted: persisted, error: failure)
+                     persisted: persisted, error: failure, noTarget: noTarget)
   }
 
   static func error_(_ e: Error) -> String { String(describing: e) }

@@ -93,7 +93,7 @@ extension Painter {
   /// front, drawn by `paintStandFront`) or a wooden post beside it.
   func paintMountBehind(_ real: RealisticLook, _ g: inout SeededGenerator) {
     let c = bossCorners, h = Double(camera.height)
-    let bottomY = max(c[2].1, c[3].1), topY = min(c[0].1, c[1].1)
+    let topY = min(c[0].1, c[1].1)
     let span = abs(c[1].0 - c[0].0), width = max(3, span * 0.04)
     switch real.mount {
     case .stand:
@@ -117,7 +117,7 @@ extension Painter {
         ctx.moveTo(gx, 0); ctx.lineTo(gx + g.uniform(-4...4), h); ctx.stroke()
       }
     case .none:
-      _ = bottomY
+      break
     }
   }
 
