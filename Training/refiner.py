@@ -330,6 +330,7 @@ def main():
     r.add_argument("--onnx", required=True, help="a peak refiner's ONNX or a bundle (its `refined` map)")
     r.add_argument("--arch", default="peakpair96", choices=sorted(ARCHS))
     r.add_argument("--crops", required=True, help="a set written by `mine`: BatchNorm statistics come from its crops")
+    r.add_argument("--gate", action="store_true", help="rebuild a bundle's gate (`window`) instead of its map; --arch heat")
     r.add_argument("--count", type=int, default=1024, help="crops drawn for the statistics")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--out", required=True)

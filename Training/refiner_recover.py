@@ -8,7 +8,8 @@ real crops (mean m, std s per channel: running stats m, s^2; gain sqrt(s^2 + eps
 shift m + folded bias). In eval mode that is exactly the shipped function; in train
 mode a batch's statistics are close to those, so fine-tuning starts where the
 shipped model is instead of from a shifted one. A bundle (`refined` and `window`
-outputs) is read for its peak map only."""
+outputs) is read for its peak map, or with --gate for its gate (a one-answer net
+such as --arch heat, whose Gemm layers are copied as they are)."""
 import numpy as np
 import torch
 import torch.nn as nn
@@ -36,12 +37,22 @@ def conv_order(model):
     return [(c, after[c]) for c in ran]
 
 
-def onnx_convs(path):
+def source_graph(path, gate):
+    """The graph to read: the file's own, or with `gate` a bundle's gate alone."""
+    import onnx
+    m = onnx.load(path)
+    if gate:
+        if [o.name for o in m.graph.output] != ["refined", "window"]:
+            raise SystemExit(f"{path}: --gate needs a bundle (outputs refined, window)")
+        from refiner_eval import gate_of_bundle
+        m = gate_of_bundle(m)
+    return m.graph
+
+
+def onnx_convs(g):
     """(weight, bias) arrays of the peak network's Conv nodes in graph order (a
     bundle's `gate/` nodes left out)."""
-    import onnx
     from onnx import numpy_helper
-    g = onnx.load(path).graph
     init = {t.name: numpy_helper.to_array(t) for t in g.initializer}
     convs = []
     for n in g.node:
@@ -50,10 +61,26 @@ def onnx_convs(path):
     return convs
 
 
-def load_folded(model, path):
-    """Copies the ONNX kernels into `model`, each BatchNorm an identity plus the
-    folded bias; returns the (conv, bn, folded bias) list for calibration."""
-    ours, theirs = conv_order(model), onnx_convs(path)
+def load_linear(model, g):
+    """Copies each Linear layer's weights from the Gemm initializers of the same name
+    (the exporter keeps a Linear's parameters under its module path)."""
+    from onnx import numpy_helper
+    init = {t.name: numpy_helper.to_array(t) for t in g.initializer}
+    with torch.no_grad():
+        for name, mod in model.named_modules():
+            if isinstance(mod, nn.Linear):
+                w, b = init.get(name + ".weight"), init.get(name + ".bias")
+                if w is None or b is None or tuple(mod.weight.shape) != w.shape:
+                    raise SystemExit(f"Linear {name}: no matching Gemm weights of shape {tuple(mod.weight.shape)}")
+                mod.weight.copy_(torch.from_numpy(np.array(w)))
+                mod.bias.copy_(torch.from_numpy(np.array(b)))
+
+
+def load_folded(model, path, g):
+    """Copies the ONNX kernels of graph `g` (read from `path`) into `model`, each
+    BatchNorm an identity plus the folded bias; returns the (conv, bn, folded bias)
+    list for calibration."""
+    ours, theirs = conv_order(model), onnx_convs(g)
     if len(ours) != len(theirs):
         raise SystemExit(f"{path}: {len(theirs)} convolutions, expected {len(ours)} for this --arch")
     folded = []
@@ -104,18 +131,21 @@ def recover(args):
     torch.manual_seed(0)
     model = ARCHS[args.arch]()
     model.eval()
-    folded = load_folded(model, args.onnx)
+    g = source_graph(args.onnx, args.gate)
+    folded = load_folded(model, args.onnx, g)
+    load_linear(model, g)
+    output = "window" if args.gate else "refined"
     z = np.load(args.crops)
     rng = np.random.default_rng(args.seed)
     idx = np.sort(rng.choice(len(z["x"]), min(args.count, len(z["x"])), replace=False))
     x = torch.from_numpy(z["x"][idx]).float().div(255)
     calibrate(model, folded, x)
-    sess = ort.InferenceSession(args.onnx, providers=["CPUExecutionProvider"])
+    sess = ort.InferenceSession(args.onnx, providers=["CPUExecutionProvider"])  # a bundle runs both outputs
     name = sess.get_inputs()[0].name
     worst = 0.0
     with torch.no_grad():
         for i in range(min(16, len(x))):
-            want = sess.run(["refined"], {name: x[i:i + 1].numpy()})[0]
+            want = sess.run([output], {name: x[i:i + 1].numpy()})[0]
             got = model(x[i:i + 1]).numpy()
             worst = max(worst, float(np.abs(got - want).max()))
     print(f"{len(folded)} BatchNorms calibrated on {len(x)} crops; largest difference from {args.onnx} "
