@@ -49,11 +49,15 @@ def source_graph(path, gate):
     return m.graph
 
 
-def onnx_convs(g):
+def initializers(g):
+    """The graph's weights by name, as arrays."""
+    from onnx import numpy_helper
+    return {t.name: numpy_helper.to_array(t) for t in g.initializer}
+
+
+def onnx_convs(g, init):
     """(weight, bias) arrays of the peak network's Conv nodes in graph order (a
     bundle's `gate/` nodes left out)."""
-    from onnx import numpy_helper
-    init = {t.name: numpy_helper.to_array(t) for t in g.initializer}
     convs = []
     for n in g.node:
         if n.op_type == "Conv" and not n.name.startswith("gate/") and not n.input[1].startswith("gate/"):
@@ -61,11 +65,9 @@ def onnx_convs(g):
     return convs
 
 
-def load_linear(model, g):
+def load_linear(model, init):
     """Copies each Linear layer's weights from the Gemm initializers of the same name
     (the exporter keeps a Linear's parameters under its module path)."""
-    from onnx import numpy_helper
-    init = {t.name: numpy_helper.to_array(t) for t in g.initializer}
     with torch.no_grad():
         for name, mod in model.named_modules():
             if isinstance(mod, nn.Linear):
@@ -76,11 +78,11 @@ def load_linear(model, g):
                 mod.bias.copy_(torch.from_numpy(np.array(b)))
 
 
-def load_folded(model, path, g):
+def load_folded(model, path, g, init):
     """Copies the ONNX kernels of graph `g` (read from `path`) into `model`, each
     BatchNorm an identity plus the folded bias; returns the (conv, bn, folded bias)
     list for calibration."""
-    ours, theirs = conv_order(model), onnx_convs(g)
+    ours, theirs = conv_order(model), onnx_convs(g, init)
     if len(ours) != len(theirs):
         raise SystemExit(f"{path}: {len(theirs)} convolutions, expected {len(ours)} for this --arch")
     folded = []
@@ -132,15 +134,16 @@ def recover(args):
     model = ARCHS[args.arch]()
     model.eval()
     g = source_graph(args.onnx, args.gate)
-    folded = load_folded(model, args.onnx, g)
-    load_linear(model, g)
+    init = initializers(g)
+    folded = load_folded(model, args.onnx, g, init)
+    load_linear(model, init)
     output = "window" if args.gate else "refined"
     z = np.load(args.crops)
     rng = np.random.default_rng(args.seed)
     idx = np.sort(rng.choice(len(z["x"]), min(args.count, len(z["x"])), replace=False))
     x = torch.from_numpy(z["x"][idx]).float().div(255)
     calibrate(model, folded, x)
-    sess = ort.InferenceSession(args.onnx, providers=["CPUExecutionProvider"])  # a bundle runs both outputs
+    sess = ort.InferenceSession(args.onnx, providers=["CPUExecutionProvider"])
     name = sess.get_inputs()[0].name
     worst = 0.0
     with torch.no_grad():
