@@ -22,6 +22,10 @@ int bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
                       const float *x, const BKConvGeom *g, float *y,
                       const float *bias, const BKEpilogue *ep);
 
+/// bk_conv_outvec on AVX2 + FMA (conv_outvec256.c).
+void bk_conv_outvec256(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const float *x,
+                       const BKConvGeom *g, float *y, const float *bias, const BKEpilogue *ep);
+
 /// Packs rows [k0, k0 + kc) and columns [n0, n0 + nr) of image x's im2col
 /// matrix into pack[k * 32 + lane] (64-byte aligned), zeros where bk_im2col
 /// has them. AVX-512; returns 0, writing nothing, for geometry it does not

@@ -55,6 +55,31 @@ void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
                   const float *A, const float *x, const BKConvGeom *g,
                   float *y, const float *bias, const BKEpilogue *ep);
 
+/// Whether bk_conv_outvec runs this convolution on `isa`: AVX2 or AVX-512,
+/// M a multiple of 16, column stride 1-2, kernels up to 8x8, and not a
+/// shape the direct stem kernel takes.
+int bk_conv_outvec_applies(int isa, ptrdiff_t M, const BKConvGeom *g);
+
+/// Packs row-major A [M, K] (M a multiple of 16) for bk_conv_outvec: groups
+/// of 16 rows, each [K][16], into dst (M * K floats). Done once, at load.
+void bk_conv_outvec_pack(float *dst, const float *A, ptrdiff_t M, ptrdiff_t K);
+
+/// Floats of workspace bk_conv_outvec_pad needs for g (0: g has no padding).
+ptrdiff_t bk_conv_outvec_workspace(const BKConvGeom *g);
+
+/// The image bk_conv_outvec reads: x itself when g has no padding, else x
+/// copied into ws with its padding as zeros; *out is the geometry to pass
+/// (no padding, H and W those of the copy).
+const float *bk_conv_outvec_pad(float *ws, const float *x, const BKConvGeom *g, BKConvGeom *out);
+
+/// bk_conv_gemm with output channels across the lanes and A packed by
+/// bk_conv_outvec_pack: the same bits, for columns [n0, n1) of y (row
+/// stride OH*OW). x and g come from bk_conv_outvec_pad. Returns 0, writing
+/// nothing, when bk_conv_outvec_applies refuses g or g has padding.
+int bk_conv_outvec(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap,
+                   const float *x, const BKConvGeom *g, float *y, const float *bias,
+                   const BKEpilogue *ep);
+
 /// y[n] = bias[n] + sum_k x[k] * B[k, n] for n in [0, N) (B row stride ldb),
 /// fmas in increasing k, then the epilogue; the same bits as bk_gemm with
 /// M = 1 and the bias per column. `bias` and `ep` may be NULL.

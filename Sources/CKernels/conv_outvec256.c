@@ -1,0 +1,110 @@
+// conv_outvec.c's convolution for AVX2 + FMA: one 16-channel group in two
+// vectors by up to 6 pixels of an output row (12 accumulators), weights in
+// the same pre-packed layout, the image already padded, the same order of
+// fmas and so the same bits.
+#include "CKernels.h"
+#include "activation.h"
+#include "internal.h"
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#pragma STDC FP_CONTRACT OFF
+
+#define OV2_MAX_NP 6
+#define OV2_MAX_TAP 8
+
+/// Transposes an 8x8 block held as 8 vectors: afterwards lane i of r[j] is
+/// what lane j of r[i] was.
+__attribute__((target("avx2,fma"), always_inline)) static inline void transpose8(__m256 r[8]) {
+  __m256 t[8], u[8];
+  _Pragma("clang loop unroll(full)") for (int k = 0; k < 4; k++) {
+    t[2 * k] = _mm256_unpacklo_ps(r[2 * k], r[2 * k + 1]);
+    t[2 * k + 1] = _mm256_unpackhi_ps(r[2 * k], r[2 * k + 1]);
+  }
+  _Pragma("clang loop unroll(full)") for (int q = 0; q < 2; q++) {
+    u[4 * q] = _mm256_shuffle_ps(t[4 * q], t[4 * q + 2], 0x44);
+    u[4 * q + 1] = _mm256_shuffle_ps(t[4 * q], t[4 * q + 2], 0xEE);
+    u[4 * q + 2] = _mm256_shuffle_ps(t[4 * q + 1], t[4 * q + 3], 0x44);
+    u[4 * q + 3] = _mm256_shuffle_ps(t[4 * q + 1], t[4 * q + 3], 0xEE);
+  }
+  _Pragma("clang loop unroll(full)") for (int i = 0; i < 4; i++) {
+    r[i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x20);
+    r[4 + i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x31);
+  }
+}
+
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+ov_tile256(const int NP, const int SW, const BKConvGeom *g, const float *wp, const ptrdiff_t *toff,
+           const float *xb, float *y, ptrdiff_t ldc, const float *bias, const BKEpilogue *ep) {
+  __m256 acc[2][OV2_MAX_NP];
+  __m256 b0 = bias ? _mm256_loadu_ps(bias) : _mm256_setzero_ps();
+  __m256 b1 = bias ? _mm256_loadu_ps(bias + 8) : _mm256_setzero_ps();
+  _Pragma("clang loop unroll(full)") for (int p = 0; p < NP; p++) {
+    acc[0][p] = b0;
+    acc[1][p] = b1;
+  }
+  const ptrdiff_t taps = g->KH * g->KW, plane = g->H * g->W;
+  const float *w = wp;
+  for (ptrdiff_t c = 0; c < g->C; c++) {
+    const float *xc = xb + c * plane;
+    for (ptrdiff_t t = 0; t < taps; t++) {
+      const float *xp = xc + toff[t];
+      __m256 a0 = _mm256_loadu_ps(w), a1 = _mm256_loadu_ps(w + 8);
+      w += 16;
+      _Pragma("clang loop unroll(full)") for (int p = 0; p < NP; p++) {
+        __m256 b = _mm256_broadcast_ss(xp + p * SW);
+        acc[0][p] = _mm256_fmadd_ps(a0, b, acc[0][p]);
+        acc[1][p] = _mm256_fmadd_ps(a1, b, acc[1][p]);
+      }
+    }
+  }
+  // Channels to rows of y: each 8-channel half transposed in registers, then
+  // one masked store of NP pixels per channel.
+  const __m256i keep = lane_mask(NP);
+  _Pragma("clang loop unroll(full)") for (int v = 0; v < 2; v++) {
+    __m256 r[8];
+    _Pragma("clang loop unroll(full)") for (int p = 0; p < 8; p++) {
+      r[p] = p < NP ? acc[v][p] : _mm256_setzero_ps();
+      if (p < NP && ep && ep->act) r[p] = act256v(r[p], ep->act, ep->alpha, ep->beta);
+    }
+    transpose8(r);
+    _Pragma("clang loop unroll(full)") for (int l = 0; l < 8; l++) _mm256_maskstore_ps(y + (8 * v + l) * ldc, keep, r[l]);
+  }
+}
+
+typedef void (*OVTile256)(const BKConvGeom *, const float *, const ptrdiff_t *, const float *,
+                          float *, ptrdiff_t, const float *, const BKEpilogue *);
+
+#define OV2_FN(NP, SW)                                                                            \
+  __attribute__((target("avx2,fma"))) static void ov256_##NP##_##SW(                             \
+      const BKConvGeom *g, const float *wp, const ptrdiff_t *toff, const float *xb, float *y,    \
+      ptrdiff_t ldc, const float *bias, const BKEpilogue *ep) {                                   \
+    ov_tile256(NP, SW, g, wp, toff, xb, y, ldc, bias, ep);                                       \
+  }
+OV2_FN(1, 1) OV2_FN(2, 1) OV2_FN(3, 1) OV2_FN(4, 1) OV2_FN(5, 1) OV2_FN(6, 1)
+OV2_FN(1, 2) OV2_FN(2, 2) OV2_FN(3, 2) OV2_FN(4, 2) OV2_FN(5, 2) OV2_FN(6, 2)
+// [SW - 1][NP - 1]
+static const OVTile256 ov256_table[2][OV2_MAX_NP] = {
+  {ov256_1_1, ov256_2_1, ov256_3_1, ov256_4_1, ov256_5_1, ov256_6_1},
+  {ov256_1_2, ov256_2_2, ov256_3_2, ov256_4_2, ov256_5_2, ov256_6_2},
+};
+
+void bk_conv_outvec256(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const float *x,
+                       const BKConvGeom *g, float *y, const float *bias, const BKEpilogue *ep) {
+  const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW, sw = g->sw;
+  ptrdiff_t toff[OV2_MAX_TAP * OV2_MAX_TAP];
+  for (ptrdiff_t i = 0; i < g->KH; i++)
+    for (ptrdiff_t j = 0; j < g->KW; j++) toff[i * g->KW + j] = i * g->dh * g->W + j * g->dw;
+  for (ptrdiff_t n = n0; n < n1;) {
+    const ptrdiff_t oh = n / g->OW, ow = n % g->OW;
+    ptrdiff_t np = g->OW - ow;
+    if (np > n1 - n) np = n1 - n;
+    np = (np + (np + OV2_MAX_NP - 1) / OV2_MAX_NP - 1) / ((np + OV2_MAX_NP - 1) / OV2_MAX_NP);  // even tiles
+    const float *xb = x + oh * g->sh * g->W + ow * sw;
+    for (ptrdiff_t m0 = 0; m0 < M; m0 += 16)
+      ov256_table[sw - 1][np - 1](g, Ap + m0 * K, toff, xb, y + m0 * ldc + n, ldc,
+                                  bias ? bias + m0 : NULL, ep);
+    n += np;
+  }
+}

@@ -1,0 +1,104 @@
+import CKernels
+import Foundation
+import Testing
+
+@testable import Inference
+
+/// The channels-across-lanes convolution (conv_outvec.c) against the naive
+/// convolution and the implicit-im2col GEMM, bit for bit, on AVX2 and AVX-512
+/// where the machine has them.
+struct OutvecKernelTests {
+  struct Case: Sendable, CustomTestStringConvertible {
+    var c: Int, h: Int, w: Int, m: Int, k: Int, s: Int, p: Int, d: Int = 1
+    var testDescription: String { "c\(c) \(h)x\(w) m\(m) k\(k) s\(s) p\(p) d\(d)" }
+  }
+
+  /// Widths that are not a multiple of a tile (12 on AVX-512, 6 on AVX2) or
+  /// of a vector, maps of one pixel, 16 to 80 output channels (one or two
+  /// vectors per tile, and an odd group of 16), 1x1, stride 2, dilation,
+  /// a 5x5 kernel, no padding, and padding larger than the map needs.
+  static let cases: [Case] = [
+    Case(c: 3, h: 7, w: 7, m: 32, k: 3, s: 1, p: 1), Case(c: 5, h: 9, w: 13, m: 48, k: 3, s: 2, p: 1),
+    Case(c: 4, h: 1, w: 1, m: 32, k: 3, s: 1, p: 1), Case(c: 4, h: 6, w: 25, m: 80, k: 1, s: 1, p: 0),
+    Case(c: 3, h: 11, w: 14, m: 32, k: 3, s: 1, p: 2, d: 2), Case(c: 2, h: 10, w: 19, m: 16, k: 5, s: 2, p: 2),
+    Case(c: 6, h: 8, w: 8, m: 64, k: 3, s: 1, p: 0), Case(c: 1, h: 5, w: 31, m: 32, k: 3, s: 2, p: 0),
+    Case(c: 3, h: 4, w: 4, m: 16, k: 1, s: 2, p: 0), Case(c: 2, h: 6, w: 9, m: 32, k: 3, s: 1, p: 3),
+  ]
+
+  @Test("Channels-across-lanes convolution equals the naive one and the conv GEMM", arguments: cases)
+  func outvecEqualsNaive(_ t: Case) throws {
+    var rng = SplitMix64(seed: UInt64(t.c * 1000 + t.w * 10 + t.m))
+    let ke = t.d * (t.k - 1) + 1
+    let oh = (t.h + 2 * t.p - ke) / t.s + 1, ow = (t.w + 2 * t.p - ke) / t.s + 1
+    let K = t.c * t.k * t.k, N = oh * ow
+    let x = KernelTests.random(t.c * t.h * t.w, &rng), w = KernelTests.random(t.m * K, &rng)
+    var bias = KernelTests.random(t.m, &rng)
+    bias[0] = -0.0  // a -0 start must meet padding taps exactly as the GEMM's zeros do
+    let expected = KernelTests.naiveConv(
+      x: x, w: w, bias: bias, c: t.c, h: t.h, wd: t.w, m: t.m, k: t.k, s: t.s, p: t.p, d: t.d)
+    var geom = BKConvGeom(
+      C: t.c, H: t.h, W: t.w, KH: t.k, KW: t.k, sh: t.s, sw: t.s, ph: t.p, pw: t.p, dh: t.d, dw: t.d, OH: oh, OW: ow)
+    var packed = [Float](repeating: .nan, count: t.m * K)
+    bk_conv_outvec_pack(&packed, w, t.m, K)
+    var ws = [Float](repeating: .nan, count: max(bk_conv_outvec_workspace(&geom), 1))
+    var padded = geom
+    var ran = 0
+    for isa in Int32(1)...max(1, KernelISA.best) where isa <= KernelISA.best {
+      #expect(bk_conv_outvec_applies(isa, t.m, &geom) != 0, "isa \(isa)")
+      let img = bk_conv_outvec_pad(&ws, x, &geom, &padded)
+      var y = [Float](repeating: .nan, count: t.m * N)
+      // Two column ranges, the first ending mid-row, as two threads would split it.
+      let mid = N / 3
+      #expect(bk_conv_outvec(isa, t.m, 0, mid, packed, img, &padded, &y, bias, nil) == 1)
+      #expect(bk_conv_outvec(isa, t.m, mid, N, packed, img, &padded, &y, bias, nil) == 1)
+      #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
+      ran += 1
+    }
+    try #require(ran > 0 || KernelISA.best == 0, "no AVX2 path ran")
+  }
+
+  @Test("The fused activation gives the conv GEMM's bits") func outvecEpilogueEqualsGemm() {
+    var rng = SplitMix64(seed: 5)
+    let (c, h, wd, m) = (4, 9, 15, 32)  // 15 columns: too narrow for the direct kernel
+    var geom = BKConvGeom(C: c, H: h, W: wd, KH: 3, KW: 3, sh: 1, sw: 1, ph: 1, pw: 1, dh: 1, dw: 1, OH: h, OW: wd)
+    let K = c * 9, N = h * wd
+    let x = KernelTests.random(c * h * wd, &rng).map { $0 * 8 }, w = KernelTests.random(m * K, &rng)
+    let bias = KernelTests.random(m, &rng)
+    var packed = [Float](repeating: 0, count: m * K)
+    bk_conv_outvec_pack(&packed, w, m, K)
+    var ws = [Float](repeating: 0, count: bk_conv_outvec_workspace(&geom))
+    var padded = geom
+    let img = bk_conv_outvec_pad(&ws, x, &geom, &padded)
+    for act in [Int32(BK_ACT_RELU), Int32(BK_ACT_SILU), Int32(BK_ACT_HARDSWISH)] {
+      var ep = BKEpilogue(act: act, alpha: 1 / 6, beta: 0.5)
+      var expected = [Float](repeating: 0, count: m * N)
+      bk_conv_gemm(0, m, 0, N, w, x, &geom, &expected, bias, &ep)
+      for isa in Int32(1)...max(1, KernelISA.best) where isa <= KernelISA.best {
+        var y = [Float](repeating: .nan, count: m * N)
+        #expect(bk_conv_outvec(isa, m, 0, N, packed, img, &padded, &y, bias, &ep) == 1)
+        #expect(compare(y, expected, .exact) == nil, "act \(act) isa \(isa)")
+      }
+    }
+  }
+
+  @Test("Shapes it does not take are refused, not run") func outvecRefuses() {
+    // 24 output channels (not a multiple of 16), stride 3, a 9x9 kernel, the scalar ISA.
+    var g = BKConvGeom(C: 2, H: 20, W: 20, KH: 3, KW: 3, sh: 1, sw: 1, ph: 1, pw: 1, dh: 1, dw: 1, OH: 20, OW: 20)
+    #expect(bk_conv_outvec_applies(Int32(BK_ISA_AVX512), 24, &g) == 0)
+    #expect(bk_conv_outvec_applies(Int32(BK_ISA_SCALAR), 32, &g) == 0)
+    var s3 = g
+    s3.sw = 3
+    #expect(bk_conv_outvec_applies(Int32(BK_ISA_AVX512), 32, &s3) == 0)
+    var k9 = g
+    k9.KH = 9
+    k9.KW = 9
+    #expect(bk_conv_outvec_applies(Int32(BK_ISA_AVX512), 32, &k9) == 0)
+    // A padded geometry is refused by the kernel itself: it reads no padding.
+    if KernelISA.best >= 1 {
+      var y = [Float](repeating: 7, count: 32 * 400)
+      let x = [Float](repeating: 1, count: 2 * 400), w = [Float](repeating: 1, count: 32 * 18)
+      #expect(bk_conv_outvec(1, 32, 0, 400, w, x, &g, &y, nil, nil) == 0)
+      #expect(y.allSatisfy { $0 == 7 })
+    }
+  }
+}
