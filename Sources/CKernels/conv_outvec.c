@@ -24,6 +24,7 @@
 #define OV_MAX_NP 12
 #define OV_MAX_TAP 8
 #define OV_MAX_PAD ((ptrdiff_t)1 << 19)  // floats (2 MiB)
+#define OV_L2_WEIGHTS ((ptrdiff_t)1 << 17)  // floats (512 KiB, half of L2)
 
 static int unpadded(const BKConvGeom *g);
 
@@ -136,25 +137,45 @@ static const OVTile512 ov512_table[2][2][OV_MAX_NP] = {
   {OV_ROW(2, 1), OV_ROW(2, 2)},
 };
 
+/// ov512_table's tile for the channel group at m0 (two vectors while 32
+/// channels remain, else one).
 __attribute__((target("avx512f"))) static void
-outvec512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const float *x,
-          const BKConvGeom *g, float *y, const float *bias, const BKEpilogue *ep) {
-  const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW, sw = g->sw;
+tile512(ptrdiff_t M, ptrdiff_t m0, ptrdiff_t np, const BKConvGeom *g, const float *wp, ptrdiff_t K,
+        const ptrdiff_t *toff, const float *xb, float *y, ptrdiff_t ldc, const float *bias,
+        const BKEpilogue *ep) {
+  const int nv = M - m0 >= 32 ? 2 : 1;
+  ov512_table[nv - 1][g->sw - 1][np - 1](g, wp, K, toff, xb, y, ldc, bias, ep);
+}
+
+void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const float *x,
+                     const BKConvGeom *g, float *y, const float *bias, const BKEpilogue *ep,
+                     ptrdiff_t maxnp, ptrdiff_t group, OVTileFn tile) {
+  const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW, N = g->OH * g->OW;
   ptrdiff_t toff[OV_MAX_TAP * OV_MAX_TAP];
   for (ptrdiff_t i = 0; i < g->KH; i++)
     for (ptrdiff_t j = 0; j < g->KW; j++) toff[i * g->KW + j] = i * g->dh * g->W + j * g->dw;
-  for (ptrdiff_t n = n0; n < n1;) {
-    const ptrdiff_t oh = n / g->OW, ow = n % g->OW;
-    ptrdiff_t np = g->OW - ow;
-    if (np > n1 - n) np = n1 - n;
-    np = (np + (np + OV_MAX_NP - 1) / OV_MAX_NP - 1) / ((np + OV_MAX_NP - 1) / OV_MAX_NP);  // even tiles
-    const float *xb = x + oh * g->sh * g->W + ow * sw;
-    for (ptrdiff_t m0 = 0; m0 < M; m0 += 32) {
-      const int nv = M - m0 >= 32 ? 2 : 1;
-      ov512_table[nv - 1][sw - 1][np - 1](g, Ap + m0 * K, K, toff, xb, y + m0 * ldc + n, ldc,
-                                          bias ? bias + m0 : NULL, ep);
+  // Pixel tiles outside, channel groups inside, re-reads all weights once
+  // per tile: right while they stay in L2. Past OV_L2_WEIGHTS floats, and
+  // when this range's input is the smaller of the two, each group's weights
+  // stay put instead and the (small) input is re-read once per group.
+  const ptrdiff_t span = (n1 - n0) * g->C * g->H * g->W / (N > 0 ? N : 1);
+  const int groups_outer = M * K > OV_L2_WEIGHTS && span < M * K;
+  for (ptrdiff_t m0 = 0; m0 < M; m0 += group) {
+    for (ptrdiff_t n = n0; n < n1;) {
+      const ptrdiff_t oh = n / g->OW, ow = n % g->OW;
+      ptrdiff_t np = g->OW - ow;
+      if (np > n1 - n) np = n1 - n;
+      np = (np + (np + maxnp - 1) / maxnp - 1) / ((np + maxnp - 1) / maxnp);  // even tiles
+      const float *xb = x + oh * g->sh * g->W + ow * g->sw;
+      if (groups_outer) {
+        tile(M, m0, np, g, Ap + m0 * K, K, toff, xb, y + m0 * ldc + n, ldc, bias ? bias + m0 : NULL, ep);
+      } else {
+        for (ptrdiff_t m = 0; m < M; m += group)
+          tile(M, m, np, g, Ap + m * K, K, toff, xb, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);
+      }
+      n += np;
     }
-    n += np;
+    if (!groups_outer) break;
   }
 }
 
@@ -170,14 +191,15 @@ ptrdiff_t bk_conv_outvec_workspace(const BKConvGeom *g) {
   return g->C * ((g->OH - 1) * g->sh + (g->KH - 1) * g->dh + 1) * ((g->OW - 1) * g->sw + (g->KW - 1) * g->dw + 1);
 }
 
-const float *bk_conv_outvec_pad(float *ws, const float *x, const BKConvGeom *g, BKConvGeom *out) {
+const float *bk_conv_outvec_pad(float *ws, const float *x, const BKConvGeom *g, ptrdiff_t c0,
+                               ptrdiff_t c1, BKConvGeom *out) {
   *out = *g;
   if (unpadded(g)) return x;
   const ptrdiff_t Hp = (g->OH - 1) * g->sh + (g->KH - 1) * g->dh + 1;
   const ptrdiff_t Wp = (g->OW - 1) * g->sw + (g->KW - 1) * g->dw + 1;
   // Columns [lo, hi) of a padded row come from the image, the rest are 0.
   const ptrdiff_t lo = g->pw < Wp ? g->pw : Wp, hi = g->pw + g->W < Wp ? g->pw + g->W : Wp;
-  for (ptrdiff_t c = 0; c < g->C; c++)
+  for (ptrdiff_t c = c0 < 0 ? 0 : c0; c < c1 && c < g->C; c++)
     for (ptrdiff_t r = 0; r < Hp; r++) {
       float *row = ws + (c * Hp + r) * Wp;
       const ptrdiff_t ih = r - g->ph;
@@ -201,8 +223,8 @@ int bk_conv_outvec(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float
   if (!bk_conv_outvec_applies(isa, M, g) || !unpadded(g)) return 0;
   if (n1 <= n0) return 1;
   if (bk_clamp_isa(isa) == BK_ISA_AVX512)
-    outvec512(M, n0, n1, Ap, x, g, y, bias, ep);
+    bk_outvec_drive(M, n0, n1, Ap, x, g, y, bias, ep, OV_MAX_NP, 32, tile512);
   else
-    bk_conv_outvec256(M, n0, n1, Ap, x, g, y, bias, ep);
+    bk_outvec_drive(M, n0, n1, Ap, x, g, y, bias, ep, OV2_MAX_NP, 16, bk_outvec_tile256);
   return 1;
 }

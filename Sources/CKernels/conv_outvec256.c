@@ -11,8 +11,6 @@
 
 #pragma STDC FP_CONTRACT OFF
 
-#define OV2_MAX_NP 6
-#define OV2_MAX_TAP 8
 
 /// Transposes an 8x8 block held as 8 vectors: afterwards lane i of r[j] is
 /// what lane j of r[i] was.
@@ -90,21 +88,12 @@ static const OVTile256 ov256_table[2][OV2_MAX_NP] = {
   {ov256_1_2, ov256_2_2, ov256_3_2, ov256_4_2, ov256_5_2, ov256_6_2},
 };
 
-void bk_conv_outvec256(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const float *x,
-                       const BKConvGeom *g, float *y, const float *bias, const BKEpilogue *ep) {
-  const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW, sw = g->sw;
-  ptrdiff_t toff[OV2_MAX_TAP * OV2_MAX_TAP];
-  for (ptrdiff_t i = 0; i < g->KH; i++)
-    for (ptrdiff_t j = 0; j < g->KW; j++) toff[i * g->KW + j] = i * g->dh * g->W + j * g->dw;
-  for (ptrdiff_t n = n0; n < n1;) {
-    const ptrdiff_t oh = n / g->OW, ow = n % g->OW;
-    ptrdiff_t np = g->OW - ow;
-    if (np > n1 - n) np = n1 - n;
-    np = (np + (np + OV2_MAX_NP - 1) / OV2_MAX_NP - 1) / ((np + OV2_MAX_NP - 1) / OV2_MAX_NP);  // even tiles
-    const float *xb = x + oh * g->sh * g->W + ow * sw;
-    for (ptrdiff_t m0 = 0; m0 < M; m0 += 16)
-      ov256_table[sw - 1][np - 1](g, Ap + m0 * K, toff, xb, y + m0 * ldc + n, ldc,
-                                  bias ? bias + m0 : NULL, ep);
-    n += np;
-  }
+__attribute__((target("avx2,fma"))) void
+bk_outvec_tile256(ptrdiff_t M, ptrdiff_t m0, ptrdiff_t np, const BKConvGeom *g, const float *wp,
+                  ptrdiff_t K, const ptrdiff_t *toff, const float *xb, float *y, ptrdiff_t ldc,
+                  const float *bias, const BKEpilogue *ep) {
+  (void)M;
+  (void)m0;
+  (void)K;
+  ov256_table[g->sw - 1][np - 1](g, wp, toff, xb, y, ldc, bias, ep);
 }

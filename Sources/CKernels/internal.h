@@ -22,9 +22,25 @@ int bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
                       const float *x, const BKConvGeom *g, float *y,
                       const float *bias, const BKEpilogue *ep);
 
-/// bk_conv_outvec on AVX2 + FMA (conv_outvec256.c).
-void bk_conv_outvec256(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const float *x,
-                       const BKConvGeom *g, float *y, const float *bias, const BKEpilogue *ep);
+/// The most pixels an AVX2 outvec tile holds (12 accumulators).
+#define OV2_MAX_NP 6
+
+/// One outvec tile: the channel group at m0 of M (weights wp), np pixels of
+/// one output row from xb, tap offsets toff; y is the tile's first output.
+typedef void (*OVTileFn)(ptrdiff_t M, ptrdiff_t m0, ptrdiff_t np, const BKConvGeom *g,
+                         const float *wp, ptrdiff_t K, const ptrdiff_t *toff, const float *xb,
+                         float *y, ptrdiff_t ldc, const float *bias, const BKEpilogue *ep);
+
+/// Walks columns [n0, n1) of an outvec convolution in tiles of at most maxnp
+/// pixels and channel groups of `group`, calling `tile` for each (conv_outvec.c).
+void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const float *x,
+                     const BKConvGeom *g, float *y, const float *bias, const BKEpilogue *ep,
+                     ptrdiff_t maxnp, ptrdiff_t group, OVTileFn tile);
+
+/// The AVX2 tile (conv_outvec256.c): 16 channels by np <= OV2_MAX_NP pixels.
+void bk_outvec_tile256(ptrdiff_t M, ptrdiff_t m0, ptrdiff_t np, const BKConvGeom *g, const float *wp,
+                       ptrdiff_t K, const ptrdiff_t *toff, const float *xb, float *y, ptrdiff_t ldc,
+                       const float *bias, const BKEpilogue *ep);
 
 /// Packs rows [k0, k0 + kc) and columns [n0, n0 + nr) of image x's im2col
 /// matrix into pack[k * 32 + lane] (64-byte aligned), zeros where bk_im2col

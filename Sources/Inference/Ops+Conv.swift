@@ -109,9 +109,15 @@ extension Operators {
                 if let outvec, bk_conv_outvec_applies(e.isa, mg, gp) != 0,
                   padFloats == 0 || ws != nil
                 {
-                  // The padded copy first (one thread: it is a small share of the layer).
+                  // The padded copy first, channels split over the threads.
                   var padded = geom
-                  let xp = bk_conv_outvec_pad(ws, xg, gp, &padded)
+                  let xp = bk_conv_outvec_pad(ws, xg, gp, 0, 0, &padded)
+                  if padFloats > 0 {
+                    parallelFor(cg, threads: threads) { c0, c1 in
+                      var unused = geom
+                      _ = bk_conv_outvec_pad(ws, xg, gp, c0, c1, &unused)
+                    }
+                  }
                   outvec.withUnsafeBufferPointer { ap in
                     let pa = ap.baseAddress! + gi * mg * K
                     withUnsafePointer(to: padded) { pg in

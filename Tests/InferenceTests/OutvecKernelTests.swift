@@ -45,7 +45,7 @@ struct OutvecKernelTests {
     var ran = 0
     for isa in Int32(1)...max(1, KernelISA.best) where isa <= KernelISA.best {
       #expect(bk_conv_outvec_applies(isa, t.m, &geom) != 0, "isa \(isa)")
-      let img = bk_conv_outvec_pad(&ws, x, &geom, &padded)
+      let img = bk_conv_outvec_pad(&ws, x, &geom, 0, t.c, &padded)
       var y = [Float](repeating: .nan, count: t.m * N)
       // Two column ranges, the first ending mid-row, as two threads would split it.
       let mid = N / 3
@@ -68,7 +68,7 @@ struct OutvecKernelTests {
     bk_conv_outvec_pack(&packed, w, m, K)
     var ws = [Float](repeating: 0, count: bk_conv_outvec_workspace(&geom))
     var padded = geom
-    let img = bk_conv_outvec_pad(&ws, x, &geom, &padded)
+    let img = bk_conv_outvec_pad(&ws, x, &geom, 0, c, &padded)
     for act in [Int32(BK_ACT_RELU), Int32(BK_ACT_SILU), Int32(BK_ACT_HARDSWISH)] {
       var ep = BKEpilogue(act: act, alpha: 1 / 6, beta: 0.5)
       var expected = [Float](repeating: 0, count: m * N)

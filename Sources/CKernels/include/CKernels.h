@@ -67,10 +67,12 @@ void bk_conv_outvec_pack(float *dst, const float *A, ptrdiff_t M, ptrdiff_t K);
 /// Floats of workspace bk_conv_outvec_pad needs for g (0: g has no padding).
 ptrdiff_t bk_conv_outvec_workspace(const BKConvGeom *g);
 
-/// The image bk_conv_outvec reads: x itself when g has no padding, else x
-/// copied into ws with its padding as zeros; *out is the geometry to pass
-/// (no padding, H and W those of the copy).
-const float *bk_conv_outvec_pad(float *ws, const float *x, const BKConvGeom *g, BKConvGeom *out);
+/// The image bk_conv_outvec reads: x itself when g has no padding, else ws,
+/// into which this call copies channels [c0, c1) of x with the padding as
+/// zeros (threads may split the channels); *out is the geometry to pass (no
+/// padding, H and W those of the copy).
+const float *bk_conv_outvec_pad(float *ws, const float *x, const BKConvGeom *g, ptrdiff_t c0,
+                               ptrdiff_t c1, BKConvGeom *out);
 
 /// bk_conv_gemm with output channels across the lanes and A packed by
 /// bk_conv_outvec_pack: the same bits, for columns [n0, n1) of y (row
