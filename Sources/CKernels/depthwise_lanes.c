@@ -15,6 +15,7 @@
 
 #define LANES_MAX_PIXELS 1024
 #define LANES_MAX_TAPS 49
+#define LANES_MAX_KW 16  // bk_depthwise sends wider kernels to the scalar body
 
 /// Transposes a 16x16 block in registers: r[i] element j becomes r[j]
 /// element i (unpacks within 128-bit lanes, then 128-bit lane shuffles).
@@ -42,10 +43,14 @@ __attribute__((target("avx512f"), always_inline)) static inline void transpose16
   }
 }
 
-/// One block's outputs into yt[p][16]. Each output's valid taps form a
-/// rectangle (validity is monotonic in i and j), worked out once, so the
-/// loops carry no test; with KH, KW constant (3x3, 5x5) the weights stay in
-/// registers across outputs.
+/// One block's outputs into yt[p][16]. Outputs go in groups of LANES_GROUP
+/// along a row, interleaved tap by tap so the FMA chains overlap instead of
+/// each output waiting on its own. The group shares the row's valid kernel
+/// rows; a kernel column outside the image for one output is a mask that
+/// leaves its accumulator untouched (the skip the scalar body makes), so each
+/// output still takes exactly its valid taps in (i, j) order. With KH, KW
+/// constant (3x3, 5x5) the tap loops unroll.
+#define LANES_GROUP 8
 __attribute__((target("avx512f"), always_inline)) static inline void
 lanes_block(const ptrdiff_t KH, const ptrdiff_t KW, float *yt, const float *xt, const float *wt, __m512 b,
             ptrdiff_t H, ptrdiff_t W, ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw,
@@ -53,16 +58,32 @@ lanes_block(const ptrdiff_t KH, const ptrdiff_t KW, float *yt, const float *xt, 
   for (ptrdiff_t oh = 0; oh < OH; oh++) {
     ptrdiff_t top = oh * sh - ph, i0, i1;
     tap_span(top, dh, KH, H, &i0, &i1);
-    for (ptrdiff_t ow = 0; ow < OW; ow++) {
-      ptrdiff_t left = ow * sw - pw, j0, j1;
-      tap_span(left, dw, KW, W, &j0, &j1);
-      __m512 acc = b;
-      for (ptrdiff_t i = i0; i < i1; i++) {
-        const float *xr = xt + ((top + i * dh) * W + left) * 16;
-        for (ptrdiff_t j = j0; j < j1; j++)
-          acc = _mm512_fmadd_ps(_mm512_load_ps(wt + (i * KW + j) * 16), _mm512_load_ps(xr + j * dw * 16), acc);
+    for (ptrdiff_t ow0 = 0; ow0 < OW; ow0 += LANES_GROUP) {
+      // live[j][g]: all lanes when kernel column j reads inside the row for
+      // output ow0 + g, else none (a table, so the tap loop only loads it).
+      __mmask16 live[LANES_MAX_KW][LANES_GROUP];
+      for (int g = 0; g < LANES_GROUP; g++) {
+        ptrdiff_t j0 = 0, j1 = 0;
+        if (ow0 + g < OW) tap_span((ow0 + g) * sw - pw, dw, KW, W, &j0, &j1);
+        for (ptrdiff_t j = 0; j < KW; j++) live[j][g] = j >= j0 && j < j1 ? 0xFFFF : 0;
       }
-      _mm512_store_ps(yt + (oh * OW + ow) * 16, acc);
+      __m512 acc[LANES_GROUP];
+      _Pragma("clang loop unroll(full)") for (int g = 0; g < LANES_GROUP; g++) acc[g] = b;
+      // Addresses as integers: a masked-off tap's may lie outside xt.
+      const intptr_t left = ow0 * sw - pw;
+      for (ptrdiff_t i = i0; i < i1; i++) {
+        const uintptr_t row = (uintptr_t)xt + (uintptr_t)(((top + i * dh) * W + left) * 16) * sizeof(float);
+        for (ptrdiff_t j = 0; j < KW; j++) {
+          const __m512 wv = _mm512_load_ps(wt + (i * KW + j) * 16);
+          _Pragma("clang loop unroll(full)") for (int g = 0; g < LANES_GROUP; g++) {
+            const __mmask16 k = live[j][g];
+            const float *p = (const float *)(row + (uintptr_t)((j * dw + g * sw) * 16) * sizeof(float));
+            acc[g] = _mm512_mask3_fmadd_ps(wv, _mm512_maskz_load_ps(k, p), acc[g], k);
+          }
+        }
+      }
+      _Pragma("clang loop unroll(full)") for (int g = 0; g < LANES_GROUP; g++)
+        if (ow0 + g < OW) _mm512_store_ps(yt + (oh * OW + ow0 + g) * 16, acc[g]);
     }
   }
 }
