@@ -6,9 +6,9 @@
 // or 32 output channels sit in one or two vectors, weights come pre-packed
 // (bk_conv_outvec_pack, done once at load), and each input pixel is one
 // broadcast read straight from the image: a tile of up to 12 pixels of one
-// output row keeps 24 accumulators. The image comes zero-padded
-// (bk_conv_outvec_pad, into the node's workspace), so every tap is a plain
-// load. Every output still starts at its bias and takes its fmas in
+// output row keeps 24 accumulators. Padding taps read zeros from a padded
+// copy or an edge tile's patch (conv_outvec_drive.c), so every tap is a
+// plain load. Every output still starts at its bias and takes its fmas in
 // increasing k = (c, i, j), a padding tap adding w * 0, so the bits equal
 // bk_conv_gemm's.
 #include "CKernels.h"
@@ -21,20 +21,11 @@
 
 #pragma STDC FP_CONTRACT OFF
 
-#define OV_MAX_NP 12
-#define OV_MAX_TAP 8
-#define OV_MAX_PAD ((ptrdiff_t)1 << 19)  // floats (2 MiB)
-#define OV_L2_WEIGHTS ((ptrdiff_t)1 << 17)  // floats (512 KiB, half of L2)
-
-static int unpadded(const BKConvGeom *g);
-
 int bk_conv_outvec_applies(int isa, ptrdiff_t M, const BKConvGeom *g) {
   if (bk_clamp_isa(isa) < BK_ISA_AVX2 || M <= 0 || M % 16 != 0) return 0;
   if (g->sw < 1 || g->sw > 2 || g->KH > OV_MAX_TAP || g->KW > OV_MAX_TAP) return 0;
   if (g->W > (ptrdiff_t)1 << 28 || g->H * g->W > (ptrdiff_t)1 << 28) return 0;
-  // A padded copy of a big map costs more than packing saves (16 -> 32
-  // channels at stride 2 onto 160x160: 3.8 ms against 3.7 as GEMM).
-  if (bk_conv_outvec_workspace(g) > OV_MAX_PAD) return 0;
+  if (!bk_outvec_padding_handled(g)) return 0;
   // 1x1 kernels are never run direct (the caller multiplies them as a GEMM).
   return g->KH * g->KW == 1 || !bk_conv_is_direct(isa, M, g);
 }
@@ -147,80 +138,10 @@ tile512(ptrdiff_t M, ptrdiff_t m0, ptrdiff_t np, const BKConvGeom *g, const floa
   ov512_table[nv - 1][g->sw - 1][np - 1](g, wp, K, toff, xb, y, ldc, bias, ep);
 }
 
-void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const float *x,
-                     const BKConvGeom *g, float *y, const float *bias, const BKEpilogue *ep,
-                     ptrdiff_t maxnp, ptrdiff_t group, OVTileFn tile) {
-  const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW, N = g->OH * g->OW;
-  ptrdiff_t toff[OV_MAX_TAP * OV_MAX_TAP];
-  for (ptrdiff_t i = 0; i < g->KH; i++)
-    for (ptrdiff_t j = 0; j < g->KW; j++) toff[i * g->KW + j] = i * g->dh * g->W + j * g->dw;
-  // Pixel tiles outside, channel groups inside, re-reads all weights once
-  // per tile: right while they stay in L2. Past OV_L2_WEIGHTS floats, and
-  // when this range's input is the smaller of the two, each group's weights
-  // stay put instead and the (small) input is re-read once per group.
-  const ptrdiff_t span = (n1 - n0) * g->C * g->H * g->W / (N > 0 ? N : 1);
-  const int groups_outer = M * K > OV_L2_WEIGHTS && span < M * K;
-  for (ptrdiff_t m0 = 0; m0 < M; m0 += group) {
-    for (ptrdiff_t n = n0; n < n1;) {
-      const ptrdiff_t oh = n / g->OW, ow = n % g->OW;
-      ptrdiff_t np = g->OW - ow;
-      if (np > n1 - n) np = n1 - n;
-      np = (np + (np + maxnp - 1) / maxnp - 1) / ((np + maxnp - 1) / maxnp);  // even tiles
-      const float *xb = x + oh * g->sh * g->W + ow * g->sw;
-      if (groups_outer) {
-        tile(M, m0, np, g, Ap + m0 * K, K, toff, xb, y + m0 * ldc + n, ldc, bias ? bias + m0 : NULL, ep);
-      } else {
-        for (ptrdiff_t m = 0; m < M; m += group)
-          tile(M, m, np, g, Ap + m * K, K, toff, xb, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);
-      }
-      n += np;
-    }
-    if (!groups_outer) break;
-  }
-}
-
-/// Whether every tap of g reads inside the image: no padding, and the last
-/// output's taps inside the last row and column.
-static int unpadded(const BKConvGeom *g) {
-  return g->ph == 0 && g->pw == 0 && (g->OH - 1) * g->sh + (g->KH - 1) * g->dh < g->H &&
-         (g->OW - 1) * g->sw + (g->KW - 1) * g->dw < g->W;
-}
-
-ptrdiff_t bk_conv_outvec_workspace(const BKConvGeom *g) {
-  if (unpadded(g)) return 0;
-  return g->C * ((g->OH - 1) * g->sh + (g->KH - 1) * g->dh + 1) * ((g->OW - 1) * g->sw + (g->KW - 1) * g->dw + 1);
-}
-
-const float *bk_conv_outvec_pad(float *ws, const float *x, const BKConvGeom *g, ptrdiff_t c0,
-                               ptrdiff_t c1, BKConvGeom *out) {
-  *out = *g;
-  if (unpadded(g)) return x;
-  const ptrdiff_t Hp = (g->OH - 1) * g->sh + (g->KH - 1) * g->dh + 1;
-  const ptrdiff_t Wp = (g->OW - 1) * g->sw + (g->KW - 1) * g->dw + 1;
-  // Columns [lo, hi) of a padded row come from the image, the rest are 0.
-  const ptrdiff_t lo = g->pw < Wp ? g->pw : Wp, hi = g->pw + g->W < Wp ? g->pw + g->W : Wp;
-  for (ptrdiff_t c = c0 < 0 ? 0 : c0; c < c1 && c < g->C; c++)
-    for (ptrdiff_t r = 0; r < Hp; r++) {
-      float *row = ws + (c * Hp + r) * Wp;
-      const ptrdiff_t ih = r - g->ph;
-      if (ih < 0 || ih >= g->H || hi <= lo) {
-        memset(row, 0, (size_t)Wp * sizeof(float));
-        continue;
-      }
-      memset(row, 0, (size_t)lo * sizeof(float));
-      memcpy(row + lo, x + (c * g->H + ih) * g->W + (lo - g->pw), (size_t)(hi - lo) * sizeof(float));
-      memset(row + hi, 0, (size_t)(Wp - hi) * sizeof(float));
-    }
-  out->H = Hp;
-  out->W = Wp;
-  out->ph = out->pw = 0;
-  return ws;
-}
-
 int bk_conv_outvec(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap,
                    const float *x, const BKConvGeom *g, float *y, const float *bias,
                    const BKEpilogue *ep) {
-  if (!bk_conv_outvec_applies(isa, M, g) || !unpadded(g)) return 0;
+  if (!bk_conv_outvec_applies(isa, M, g)) return 0;
   if (n1 <= n0) return 1;
   if (bk_clamp_isa(isa) == BK_ISA_AVX512)
     bk_outvec_drive(M, n0, n1, Ap, x, g, y, bias, ep, OV_MAX_NP, 32, tile512);

@@ -22,8 +22,15 @@ int bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
                       const float *x, const BKConvGeom *g, float *y,
                       const float *bias, const BKEpilogue *ep);
 
-/// The most pixels an AVX2 outvec tile holds (12 accumulators).
+/// The most pixels an outvec tile holds on AVX-512 (24 accumulators) and on
+/// AVX2 (12), and the largest kernel side it takes.
+#define OV_MAX_NP 12
 #define OV2_MAX_NP 6
+#define OV_MAX_TAP 8
+
+/// Whether the outvec driver can serve g's padding: none, a padded copy
+/// small enough for the workspace, or patches of its border tiles.
+int bk_outvec_padding_handled(const BKConvGeom *g);
 
 /// One outvec tile: the channel group at m0 of M (weights wp), np pixels of
 /// one output row from xb, tap offsets toff; y is the tile's first output.

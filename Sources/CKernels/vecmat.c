@@ -72,10 +72,29 @@ vecmat512(ptrdiff_t N, ptrdiff_t K, const float *x, const float *B,
   }
 }
 
+// 64 columns per pass (8 accumulators, enough chains to cover the FMA
+// latency at two FMAs a cycle) with plain loads; the rest 32 at a time,
+// masked. MobileNetV3's 576 -> 1024 Linear: 0.285 ms with only the masked
+// 32-column passes.
+#define VM256_Q 8
 __attribute__((target("avx2,fma"))) static void
 vecmat256(ptrdiff_t N, ptrdiff_t K, const float *x, const float *B,
           ptrdiff_t ldb, float *y, const float *bias) {
-  for (ptrdiff_t n0 = 0; n0 < N; n0 += 32) {
+  ptrdiff_t n0 = 0;
+  for (; n0 + 8 * VM256_Q <= N; n0 += 8 * VM256_Q) {
+    __m256 acc[VM256_Q];
+    _Pragma("clang loop unroll(full)") for (int q = 0; q < VM256_Q; q++)
+      acc[q] = bias ? _mm256_loadu_ps(bias + n0 + 8 * q) : _mm256_setzero_ps();
+    for (ptrdiff_t k = 0; k < K; k++) {
+      __m256 a = _mm256_set1_ps(x[k]);
+      const float *b = B + k * ldb + n0;
+      _Pragma("clang loop unroll(full)") for (int q = 0; q < VM256_Q; q++)
+        acc[q] = _mm256_fmadd_ps(a, _mm256_loadu_ps(b + 8 * q), acc[q]);
+    }
+    _Pragma("clang loop unroll(full)") for (int q = 0; q < VM256_Q; q++)
+      _mm256_storeu_ps(y + n0 + 8 * q, acc[q]);
+  }
+  for (; n0 < N; n0 += 32) {
     __m256i m[4];
     __m256 acc[4];
     for (int q = 0; q < 4; q++) {

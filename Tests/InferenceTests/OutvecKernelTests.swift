@@ -81,6 +81,32 @@ struct OutvecKernelTests {
     }
   }
 
+  @Test("A big image is not copied: its border tiles read zero-padded patches") func outvecBorderPatches() {
+    var rng = SplitMix64(seed: 9)
+    // 761 x 761 padded floats: past the copy's limit, so the workspace is 0.
+    let (c, h, wd, m) = (1, 760, 760, 32)  // 32 channels: not a stem the direct kernel takes
+    var geom = BKConvGeom(C: c, H: h, W: wd, KH: 3, KW: 3, sh: 2, sw: 2, ph: 1, pw: 1, dh: 1, dw: 1, OH: 380, OW: 380)
+    let K = c * 9, N = 380 * 380
+    let x = KernelTests.random(c * h * wd, &rng), w = KernelTests.random(m * K, &rng)
+    var bias = KernelTests.random(m, &rng)
+    bias[0] = -0.0
+    #expect(bk_conv_outvec_workspace(&geom) == 0)
+    var expected = [Float](repeating: 0, count: m * N)
+    bk_conv_gemm(0, m, 0, N, w, x, &geom, &expected, bias, nil)
+    var packed = [Float](repeating: 0, count: m * K)
+    bk_conv_outvec_pack(&packed, w, m, K)
+    var padded = geom
+    let img = bk_conv_outvec_pad(nil, x, &geom, 0, c, &padded)
+    for isa in Int32(1)...max(1, KernelISA.best) where isa <= KernelISA.best {
+      #expect(bk_conv_outvec_applies(isa, m, &padded) != 0, "isa \(isa)")
+      var y = [Float](repeating: .nan, count: m * N)
+      let mid = N / 2 + 7
+      #expect(bk_conv_outvec(isa, m, 0, mid, packed, img, &padded, &y, bias, nil) == 1)
+      #expect(bk_conv_outvec(isa, m, mid, N, packed, img, &padded, &y, bias, nil) == 1)
+      #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
+    }
+  }
+
   @Test("Shapes it does not take are refused, not run") func outvecRefuses() {
     // 24 output channels (not a multiple of 16), stride 3, a 9x9 kernel, the scalar ISA.
     var g = BKConvGeom(C: 2, H: 20, W: 20, KH: 3, KW: 3, sh: 1, sw: 1, ph: 1, pw: 1, dh: 1, dw: 1, OH: 20, OW: 20)
@@ -93,11 +119,11 @@ struct OutvecKernelTests {
     k9.KH = 9
     k9.KW = 9
     #expect(bk_conv_outvec_applies(Int32(BK_ISA_AVX512), 32, &k9) == 0)
-    // A padded geometry is refused by the kernel itself: it reads no padding.
+    // A refused shape is not run: nothing is written.
     if KernelISA.best >= 1 {
-      var y = [Float](repeating: 7, count: 32 * 400)
-      let x = [Float](repeating: 1, count: 2 * 400), w = [Float](repeating: 1, count: 32 * 18)
-      #expect(bk_conv_outvec(1, 32, 0, 400, w, x, &g, &y, nil, nil) == 0)
+      var y = [Float](repeating: 7, count: 24 * 400)
+      let x = [Float](repeating: 1, count: 2 * 400), w = [Float](repeating: 1, count: 24 * 18)
+      #expect(bk_conv_outvec(1, 24, 0, 400, w, x, &g, &y, nil, nil) == 0)
       #expect(y.allSatisfy { $0 == 7 })
     }
   }

@@ -1,0 +1,140 @@
+// Walking an outvec convolution (conv_outvec.c, conv_outvec256.c): tiles
+// of one output row, channel groups, and the two ways padding is served —
+// a padded copy of a small image in the node's workspace, or, for a big
+// image, a zero-padded patch of the few tiles that touch its border.
+#include "CKernels.h"
+#include "internal.h"
+
+#include <stdint.h>
+#include <string.h>
+
+// A padded copy of a big map costs more than packing saves (16 -> 32
+// channels at stride 2 onto 160x160: 3.8 ms against 3.7 as GEMM); past this
+// many floats the border tiles get patches instead.
+#define OV_MAX_PAD ((ptrdiff_t)1 << 19)
+// Weights past this many floats (512 KiB, half of L2) are not re-read per tile.
+#define OV_L2_WEIGHTS ((ptrdiff_t)1 << 17)
+// A border tile's patch (all channels, KH rows, the tile's span), on the stack.
+#define OV_MAX_PATCH 8192
+
+/// Whether every tap of g reads inside the image: no padding, and the last
+/// output's taps inside the last row and column.
+static int unpadded(const BKConvGeom *g) {
+  return g->ph == 0 && g->pw == 0 && (g->OH - 1) * g->sh + (g->KH - 1) * g->dh < g->H &&
+         (g->OW - 1) * g->sw + (g->KW - 1) * g->dw < g->W;
+}
+
+static ptrdiff_t padded_floats(const BKConvGeom *g) {
+  return g->C * ((g->OH - 1) * g->sh + (g->KH - 1) * g->dh + 1) * ((g->OW - 1) * g->sw + (g->KW - 1) * g->dw + 1);
+}
+
+/// Floats in the patch of a tile of `np` pixels.
+static ptrdiff_t patch_floats(const BKConvGeom *g, ptrdiff_t np) {
+  return g->C * g->KH * ((np - 1) * g->sw + (g->KW - 1) * g->dw + 1);
+}
+
+int bk_outvec_padding_handled(const BKConvGeom *g) {
+  return unpadded(g) || padded_floats(g) <= OV_MAX_PAD || patch_floats(g, OV_MAX_NP) <= OV_MAX_PATCH;
+}
+
+ptrdiff_t bk_conv_outvec_workspace(const BKConvGeom *g) {
+  if (unpadded(g) || padded_floats(g) > OV_MAX_PAD) return 0;
+  return padded_floats(g);
+}
+
+const float *bk_conv_outvec_pad(float *ws, const float *x, const BKConvGeom *g, ptrdiff_t c0,
+                               ptrdiff_t c1, BKConvGeom *out) {
+  *out = *g;
+  if (bk_conv_outvec_workspace(g) == 0) return x;
+  const ptrdiff_t Hp = (g->OH - 1) * g->sh + (g->KH - 1) * g->dh + 1;
+  const ptrdiff_t Wp = (g->OW - 1) * g->sw + (g->KW - 1) * g->dw + 1;
+  // Columns [lo, hi) of a padded row come from the image, the rest are 0.
+  const ptrdiff_t lo = g->pw < Wp ? g->pw : Wp, hi = g->pw + g->W < Wp ? g->pw + g->W : Wp;
+  for (ptrdiff_t c = c0 < 0 ? 0 : c0; c < c1 && c < g->C; c++)
+    for (ptrdiff_t r = 0; r < Hp; r++) {
+      float *row = ws + (c * Hp + r) * Wp;
+      const ptrdiff_t ih = r - g->ph;
+      if (ih < 0 || ih >= g->H || hi <= lo) {
+        memset(row, 0, (size_t)Wp * sizeof(float));
+        continue;
+      }
+      memset(row, 0, (size_t)lo * sizeof(float));
+      memcpy(row + lo, x + (c * g->H + ih) * g->W + (lo - g->pw), (size_t)(hi - lo) * sizeof(float));
+      memset(row + hi, 0, (size_t)(Wp - hi) * sizeof(float));
+    }
+  out->H = Hp;
+  out->W = Wp;
+  out->ph = out->pw = 0;
+  return ws;
+}
+
+/// Copies what a border tile reads — for each channel, kernel row i's input
+/// row from column iw0 over `span` columns — into patch[c][i][span], zeros
+/// outside the image; *pg is the geometry the tile then reads it with.
+static void fill_patch(float *patch, const float *x, const BKConvGeom *g, ptrdiff_t ih0,
+                       ptrdiff_t iw0, ptrdiff_t span, BKConvGeom *pg) {
+  const ptrdiff_t lo = iw0 < 0 ? -iw0 : 0, hi = g->W - iw0 < span ? g->W - iw0 : span;
+  for (ptrdiff_t c = 0; c < g->C; c++)
+    for (ptrdiff_t i = 0; i < g->KH; i++) {
+      float *row = patch + (c * g->KH + i) * span;
+      const ptrdiff_t ih = ih0 + i * g->dh;
+      if (ih < 0 || ih >= g->H || hi <= lo) {
+        memset(row, 0, (size_t)span * sizeof(float));
+        continue;
+      }
+      memset(row, 0, (size_t)lo * sizeof(float));
+      memcpy(row + lo, x + (c * g->H + ih) * g->W + iw0 + lo, (size_t)(hi - lo) * sizeof(float));
+      memset(row + hi, 0, (size_t)(span - hi) * sizeof(float));
+    }
+  *pg = *g;
+  pg->H = g->KH;
+  pg->W = span;
+  pg->dh = 1;
+  pg->ph = pg->pw = 0;
+}
+
+void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const float *x,
+                     const BKConvGeom *g, float *y, const float *bias, const BKEpilogue *ep,
+                     ptrdiff_t maxnp, ptrdiff_t group, OVTileFn tile) {
+  const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW, N = g->OH * g->OW;
+  const ptrdiff_t reach = (g->KW - 1) * g->dw;
+  ptrdiff_t toff[OV_MAX_TAP * OV_MAX_TAP], poff[OV_MAX_TAP * OV_MAX_TAP];
+  float patch[OV_MAX_PATCH];
+  for (ptrdiff_t i = 0; i < g->KH; i++)
+    for (ptrdiff_t j = 0; j < g->KW; j++) toff[i * g->KW + j] = i * g->dh * g->W + j * g->dw;
+  // Pixel tiles outside, channel groups inside, re-reads all weights once
+  // per tile: right while they stay in L2. Past OV_L2_WEIGHTS floats, and
+  // when this range's input is the smaller of the two, each group's weights
+  // stay put instead and the (small) input is re-read once per group.
+  const ptrdiff_t input = (n1 - n0) * g->C * g->H * g->W / (N > 0 ? N : 1);
+  const int groups_outer = M * K > OV_L2_WEIGHTS && input < M * K;
+  for (ptrdiff_t m0 = 0; m0 < M; m0 += group) {
+    for (ptrdiff_t n = n0; n < n1;) {
+      const ptrdiff_t oh = n / g->OW, ow = n % g->OW;
+      ptrdiff_t np = g->OW - ow;
+      if (np > n1 - n) np = n1 - n;
+      np = (np + (np + maxnp - 1) / maxnp - 1) / ((np + maxnp - 1) / maxnp);  // even tiles
+      const ptrdiff_t ih0 = oh * g->sh - g->ph, iw0 = ow * g->sw - g->pw;
+      const int inside = ih0 >= 0 && ih0 + (g->KH - 1) * g->dh < g->H && iw0 >= 0 &&
+                         iw0 + (np - 1) * g->sw + reach < g->W;
+      const BKConvGeom *tg = g;
+      const ptrdiff_t *to = toff;
+      const float *xb = x + ih0 * g->W + iw0;  // used only when inside
+      BKConvGeom pg;
+      if (!inside) {
+        const ptrdiff_t span = (np - 1) * g->sw + reach + 1;
+        fill_patch(patch, x, g, ih0, iw0, span, &pg);
+        for (ptrdiff_t i = 0; i < g->KH; i++)
+          for (ptrdiff_t j = 0; j < g->KW; j++) poff[i * g->KW + j] = i * span + j * g->dw;
+        tg = &pg;
+        to = poff;
+        xb = patch;
+      }
+      const ptrdiff_t m1 = groups_outer ? m0 + group : M;
+      for (ptrdiff_t m = m0; m < m1 && m < M; m += group)
+        tile(M, m, np, tg, Ap + m * K, K, to, xb, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);
+      n += np;
+    }
+    if (!groups_outer) break;
+  }
+}
