@@ -12,6 +12,25 @@
 #pragma STDC FP_CONTRACT OFF
 
 
+/// Stores lanes [0, n) of v, n <= 6 known at compile time: 4, 2 and 1 lanes
+/// at a time.
+__attribute__((target("avx2,fma"), always_inline)) static inline void store_first(float *dst, __m256 v, const int n) {
+  __m128 lo = _mm256_castps256_ps128(v), hi = _mm256_extractf128_ps(v, 1);
+  __m128 part = lo;
+  int at = 0;
+  if (n >= 4) {
+    _mm_storeu_ps(dst, lo);
+    part = hi;
+    at = 4;
+  }
+  if (n - at >= 2) {
+    _mm_storel_pi((__m64 *)(dst + at), part);
+    part = _mm_movehl_ps(part, part);
+    at += 2;
+  }
+  if (n - at == 1) _mm_store_ss(dst + at, part);
+}
+
 /// Transposes an 8x8 block held as 8 vectors: afterwards lane i of r[j] is
 /// what lane j of r[i] was.
 __attribute__((target("avx2,fma"), always_inline)) static inline void transpose8(__m256 r[8]) {
@@ -58,8 +77,8 @@ ov_tile256(const int NP, const int SW, const BKConvGeom *g, const float *wp, con
     }
   }
   // Channels to rows of y: each 8-channel half transposed in registers, then
-  // one masked store of NP pixels per channel.
-  const __m256i keep = lane_mask(NP);
+  // NP pixels stored per channel (plain stores: AVX2's masked store is slow
+  // on AMD).
   _Pragma("clang loop unroll(full)") for (int v = 0; v < 2; v++) {
     __m256 r[8];
     _Pragma("clang loop unroll(full)") for (int p = 0; p < 8; p++) {
@@ -67,7 +86,7 @@ ov_tile256(const int NP, const int SW, const BKConvGeom *g, const float *wp, con
       if (p < NP && ep && ep->act) r[p] = act256v(r[p], ep->act, ep->alpha, ep->beta);
     }
     transpose8(r);
-    _Pragma("clang loop unroll(full)") for (int l = 0; l < 8; l++) _mm256_maskstore_ps(y + (8 * v + l) * ldc, keep, r[l]);
+    _Pragma("clang loop unroll(full)") for (int l = 0; l < 8; l++) store_first(y + (8 * v + l) * ldc, r[l], NP);
   }
 }
 

@@ -9,6 +9,8 @@
 
 #define LANES_MAX_PIXELS 1024
 #define LANES_MAX_TAPS 49
+#define LANES_MAX_KW 16
+#define LANES_GUARD 16  // pixels
 
 /// Transposes an 8x8 block in registers: r[i] element j becomes r[j] element i.
 __attribute__((target("avx2,fma"), always_inline)) static inline void transpose8(__m256 r[8]) {
@@ -29,7 +31,29 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void transpose8
   }
 }
 
-/// One block's outputs into yt[p][8]; each output's valid taps a rectangle.
+/// One block's outputs into yt[p][8], eight outputs of a row interleaved tap
+/// by tap (as depthwise_lanes.c). AVX2 has no mask registers: a kernel
+/// column outside the row for one output is a blend that keeps its
+/// accumulator (the scalar body's skip); its load reads a real pixel of the
+/// block or the guard before it, and the value is dropped. A group whose
+/// taps all lie inside the row runs without blends.
+#define LANES_GROUP 8
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+lanes_group256(const ptrdiff_t KH, const ptrdiff_t KW, const int EDGE, __m256 *acc, const float *xt,
+               const float *wt, const __m256 (*live)[LANES_GROUP], ptrdiff_t top, ptrdiff_t left,
+               ptrdiff_t i0, ptrdiff_t i1, ptrdiff_t W, ptrdiff_t sw, ptrdiff_t dh, ptrdiff_t dw) {
+  for (ptrdiff_t i = i0; i < i1; i++) {
+    const float *row = xt + ((top + i * dh) * W + left) * 8;
+    for (ptrdiff_t j = 0; j < KW; j++) {
+      const __m256 wv = _mm256_load_ps(wt + (i * KW + j) * 8);
+      _Pragma("clang loop unroll(full)") for (int g = 0; g < LANES_GROUP; g++) {
+        const __m256 f = _mm256_fmadd_ps(wv, _mm256_load_ps(row + (j * dw + g * sw) * 8), acc[g]);
+        acc[g] = EDGE ? _mm256_blendv_ps(acc[g], f, live[j][g]) : f;
+      }
+    }
+  }
+}
+
 __attribute__((target("avx2,fma"), always_inline)) static inline void
 lanes_block256(const ptrdiff_t KH, const ptrdiff_t KW, float *yt, const float *xt, const float *wt, __m256 b,
                ptrdiff_t H, ptrdiff_t W, ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw,
@@ -37,16 +61,27 @@ lanes_block256(const ptrdiff_t KH, const ptrdiff_t KW, float *yt, const float *x
   for (ptrdiff_t oh = 0; oh < OH; oh++) {
     ptrdiff_t top = oh * sh - ph, i0, i1;
     tap_span(top, dh, KH, H, &i0, &i1);
-    for (ptrdiff_t ow = 0; ow < OW; ow++) {
-      ptrdiff_t left = ow * sw - pw, j0, j1;
-      tap_span(left, dw, KW, W, &j0, &j1);
-      __m256 acc = b;
-      for (ptrdiff_t i = i0; i < i1; i++) {
-        const float *xr = xt + ((top + i * dh) * W + left) * 8;
-        for (ptrdiff_t j = j0; j < j1; j++)
-          acc = _mm256_fmadd_ps(_mm256_load_ps(wt + (i * KW + j) * 8), _mm256_load_ps(xr + j * dw * 8), acc);
+    for (ptrdiff_t ow0 = 0; ow0 < OW; ow0 += LANES_GROUP) {
+      // live[j][g]: all ones when kernel column j reads inside the row for
+      // output ow0 + g (which exists), else zeros.
+      __m256 live[LANES_MAX_KW][LANES_GROUP];
+      int edge = 0;
+      for (int g = 0; g < LANES_GROUP; g++) {
+        ptrdiff_t j0 = 0, j1 = 0;
+        if (ow0 + g < OW) tap_span((ow0 + g) * sw - pw, dw, KW, W, &j0, &j1);
+        edge |= j0 != 0 || j1 != KW;
+        for (ptrdiff_t j = 0; j < KW; j++)
+          live[j][g] = _mm256_castsi256_ps(_mm256_set1_epi32(j >= j0 && j < j1 ? -1 : 0));
       }
-      _mm256_store_ps(yt + (oh * OW + ow) * 8, acc);
+      __m256 acc[LANES_GROUP];
+      _Pragma("clang loop unroll(full)") for (int g = 0; g < LANES_GROUP; g++) acc[g] = b;
+      const ptrdiff_t left = ow0 * sw - pw;
+      if (edge)
+        lanes_group256(KH, KW, 1, acc, xt, wt, (const __m256(*)[LANES_GROUP])live, top, left, i0, i1, W, sw, dh, dw);
+      else
+        lanes_group256(KH, KW, 0, acc, xt, wt, (const __m256(*)[LANES_GROUP])live, top, left, i0, i1, W, sw, dh, dw);
+      _Pragma("clang loop unroll(full)") for (int g = 0; g < LANES_GROUP; g++)
+        if (ow0 + g < OW) _mm256_store_ps(yt + (oh * OW + ow0 + g) * 8, acc[g]);
     }
   }
 }
@@ -58,11 +93,15 @@ bk_depthwise_lanes256(float *y, const float *x, const float *w, const float *bia
                       ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW,
                       ptrdiff_t c0, ptrdiff_t c1) {
   const ptrdiff_t HW = H * W, OHW = OH * OW, taps = KH * KW;
-  if (HW > LANES_MAX_PIXELS || OHW > LANES_MAX_PIXELS || taps > LANES_MAX_TAPS) return c0;
+  if (HW > LANES_MAX_PIXELS || OHW > LANES_MAX_PIXELS || taps > LANES_MAX_TAPS || KW > LANES_MAX_KW) return c0;
+  // The reads a group's blends drop reach pw pixels before the block and a
+  // group's width past a row's end: a guard before it, the outputs' half after.
+  if (pw > LANES_GUARD || (LANES_GROUP + KW) * (sw + dw) > LANES_MAX_PIXELS) return c0;
   // Pixel-major input block, then (second half) the block's outputs.
-  float xt[2 * LANES_MAX_PIXELS * 8] __attribute__((aligned(32)));
+  float buf[(LANES_GUARD + 2 * LANES_MAX_PIXELS) * 8] __attribute__((aligned(32)));
   float wt[LANES_MAX_TAPS * 8] __attribute__((aligned(32)));
-  float *yt = xt + LANES_MAX_PIXELS * 8;
+  float *xt = buf + LANES_GUARD * 8, *yt = xt + LANES_MAX_PIXELS * 8;
+  for (ptrdiff_t l = 0; l < LANES_GUARD * 8; l++) buf[l] = 0.0f;
   ptrdiff_t c = c0;
   for (; c + 8 <= c1; c += 8) {
     const float *xc = x + c * HW;
