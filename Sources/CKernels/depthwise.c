@@ -252,12 +252,15 @@ void bk_depthwise(int isa, float *y, const float *x, const float *w,
   // take the scalar body (same bits).
   if (KW > DW_MAX_KW || W > (ptrdiff_t)1 << 28 || OW * sw > (ptrdiff_t)1 << 28) isa = BK_ISA_SCALAR;
   // Rows under 16 outputs leave lanes of a row vector empty (most of them on
-  // MobileNet's 7x7 maps) and need gathers at stride 2: channels across the
-  // lanes instead (5x5 on 7x7, 576 channels: 0.054 ms against 0.093 by rows;
-  // 5x5 at stride 2 onto 14x14: 0.045 against 0.077; 5x5 on 14x14: even).
-  if (isa == BK_ISA_AVX512 && OW < 16)
+  // MobileNet's 7x7 maps) and stride 2 needs permutes or gathers: channels
+  // across the lanes instead, in bands of rows on big maps (5x5 on 7x7, 576
+  // channels: 0.054 ms against 0.093 by rows; 3x3 at stride 2 onto 56x56, 16
+  // channels: 0.058 against 0.074; 5x5 on 14x14: even). On AVX2, whose row
+  // kernel blends and gathers, always (3x3 on 28x28, 88 channels: 0.076
+  // against 0.117).
+  if (isa == BK_ISA_AVX512 && (OW < 16 || sw > 1))
     c0 = bk_depthwise_lanes512(y, x, w, bias, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);
-  else if (isa == BK_ISA_AVX2 && OW < 16)
+  else if (isa == BK_ISA_AVX2)
     c0 = bk_depthwise_lanes256(y, x, w, bias, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);
   if (c0 >= c1) return;
   if (isa == BK_ISA_AVX512)

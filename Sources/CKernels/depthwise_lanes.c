@@ -54,8 +54,8 @@ __attribute__((target("avx512f"), always_inline)) static inline void transpose16
 __attribute__((target("avx512f"), always_inline)) static inline void
 lanes_block(const ptrdiff_t KH, const ptrdiff_t KW, float *yt, const float *xt, const float *wt, __m512 b,
             ptrdiff_t H, ptrdiff_t W, ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw,
-            ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW) {
-  for (ptrdiff_t oh = 0; oh < OH; oh++) {
+            ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t oh0, ptrdiff_t oh1, ptrdiff_t OW) {
+  for (ptrdiff_t oh = oh0; oh < oh1; oh++) {
     ptrdiff_t top = oh * sh - ph, i0, i1;
     tap_span(top, dh, KH, H, &i0, &i1);
     for (ptrdiff_t ow0 = 0; ow0 < OW; ow0 += LANES_GROUP) {
@@ -95,41 +95,52 @@ bk_depthwise_lanes512(float *y, const float *x, const float *w, const float *bia
                       ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW,
                       ptrdiff_t c0, ptrdiff_t c1) {
   const ptrdiff_t HW = H * W, OHW = OH * OW, taps = KH * KW;
-  if (HW > LANES_MAX_PIXELS || OHW > LANES_MAX_PIXELS || taps > LANES_MAX_TAPS) return c0;
-  // Pixel-major input block, then (second half) the block's outputs.
+  const ptrdiff_t band = lanes_band(H, W, KH, sh, dh, OH, OW, LANES_MAX_PIXELS);
+  if (band == 0 || taps > LANES_MAX_TAPS || KW > LANES_MAX_KW) return c0;
+  // Pixel-major input rows of one band, then (second half) its outputs.
   float xt[2 * LANES_MAX_PIXELS * 16] __attribute__((aligned(64)));
   float wt[LANES_MAX_TAPS * 16] __attribute__((aligned(64)));
+  float *yt = xt + LANES_MAX_PIXELS * 16;
   const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m512i wstride = _mm512_mullo_epi32(lane, _mm512_set1_epi32((int)taps));
   ptrdiff_t c = c0;
   for (; c + 16 <= c1; c += 16) {
     const float *xc = x + c * HW;
-    for (ptrdiff_t p0 = 0; p0 < HW; p0 += 16) {
-      ptrdiff_t n = HW - p0 < 16 ? HW - p0 : 16;
-      __mmask16 mk = (__mmask16)((1u << n) - 1);
-      __m512 r[16];
-      for (int l = 0; l < 16; l++) r[l] = _mm512_maskz_loadu_ps(mk, xc + l * HW + p0);
-      transpose16(r);
-      for (ptrdiff_t p = 0; p < n; p++) _mm512_store_ps(xt + (p0 + p) * 16, r[p]);
-    }
+    float *yc = y + c * OHW;
     for (ptrdiff_t t = 0; t < taps; t++)
       _mm512_store_ps(wt + t * 16, _mm512_i32gather_ps(_mm512_add_epi32(wstride, _mm512_set1_epi32((int)t)), w + c * taps, 4));
     const __m512 b = bias ? _mm512_loadu_ps(bias + c) : _mm512_setzero_ps();
-    float *yc = y + c * OHW;
-    float *yt = xt + LANES_MAX_PIXELS * 16;  // the block's outputs, pixel-major
-    if (KH == 3 && KW == 3)
-      lanes_block(3, 3, yt, xt, wt, b, H, W, sh, sw, ph, pw, dh, dw, OH, OW);
-    else if (KH == 5 && KW == 5)
-      lanes_block(5, 5, yt, xt, wt, b, H, W, sh, sw, ph, pw, dh, dw, OH, OW);
-    else
-      lanes_block(KH, KW, yt, xt, wt, b, H, W, sh, sw, ph, pw, dh, dw, OH, OW);
-    for (ptrdiff_t p0 = 0; p0 < OHW; p0 += 16) {
-      ptrdiff_t n = OHW - p0 < 16 ? OHW - p0 : 16;
-      __mmask16 mk = (__mmask16)((1u << n) - 1);
-      __m512 r[16];
-      for (ptrdiff_t p = 0; p < 16; p++) r[p] = p < n ? _mm512_load_ps(yt + (p0 + p) * 16) : _mm512_setzero_ps();
-      transpose16(r);
-      for (int l = 0; l < 16; l++) _mm512_mask_storeu_ps(yc + l * OHW + p0, mk, r[l]);
+    for (ptrdiff_t oh0 = 0; oh0 < OH; oh0 += band) {
+      const ptrdiff_t oh1 = OH - oh0 < band ? OH : oh0 + band;
+      ptrdiff_t r0, r1;
+      band_rows(oh0, oh1, H, KH, sh, ph, dh, &r0, &r1);
+      // Input pixels [r0 * W, r1 * W) into xt, 16 at a time.
+      for (ptrdiff_t p0 = r0 * W; p0 < r1 * W; p0 += 16) {
+        ptrdiff_t n = r1 * W - p0 < 16 ? r1 * W - p0 : 16;
+        __mmask16 mk = (__mmask16)((1u << n) - 1);
+        __m512 r[16];
+        for (int l = 0; l < 16; l++) r[l] = _mm512_maskz_loadu_ps(mk, xc + l * HW + p0);
+        transpose16(r);
+        for (ptrdiff_t p = 0; p < n; p++) _mm512_store_ps(xt + (p0 - r0 * W + p) * 16, r[p]);
+      }
+      // The block kernel indexes rows and outputs absolutely: shift the
+      // buffers' origins (as integers) so row r0 and output row oh0 land first.
+      const float *xs = (const float *)((uintptr_t)xt - (uintptr_t)(r0 * W * 16) * sizeof(float));
+      float *ys = (float *)((uintptr_t)yt - (uintptr_t)(oh0 * OW * 16) * sizeof(float));
+      if (KH == 3 && KW == 3)
+        lanes_block(3, 3, ys, xs, wt, b, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
+      else if (KH == 5 && KW == 5)
+        lanes_block(5, 5, ys, xs, wt, b, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
+      else
+        lanes_block(KH, KW, ys, xs, wt, b, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
+      for (ptrdiff_t p0 = oh0 * OW; p0 < oh1 * OW; p0 += 16) {
+        ptrdiff_t n = oh1 * OW - p0 < 16 ? oh1 * OW - p0 : 16;
+        __mmask16 mk = (__mmask16)((1u << n) - 1);
+        __m512 r[16];
+        for (ptrdiff_t p = 0; p < 16; p++) r[p] = p < n ? _mm512_load_ps(ys + (p0 + p) * 16) : _mm512_setzero_ps();
+        transpose16(r);
+        for (int l = 0; l < 16; l++) _mm512_mask_storeu_ps(yc + l * OHW + p0, mk, r[l]);
+      }
     }
   }
   return c;

@@ -57,8 +57,8 @@ lanes_group256(const ptrdiff_t KH, const ptrdiff_t KW, const int EDGE, __m256 *a
 __attribute__((target("avx2,fma"), always_inline)) static inline void
 lanes_block256(const ptrdiff_t KH, const ptrdiff_t KW, float *yt, const float *xt, const float *wt, __m256 b,
                ptrdiff_t H, ptrdiff_t W, ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw,
-               ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW) {
-  for (ptrdiff_t oh = 0; oh < OH; oh++) {
+               ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t oh0, ptrdiff_t oh1, ptrdiff_t OW) {
+  for (ptrdiff_t oh = oh0; oh < oh1; oh++) {
     ptrdiff_t top = oh * sh - ph, i0, i1;
     tap_span(top, dh, KH, H, &i0, &i1);
     for (ptrdiff_t ow0 = 0; ow0 < OW; ow0 += LANES_GROUP) {
@@ -93,11 +93,12 @@ bk_depthwise_lanes256(float *y, const float *x, const float *w, const float *bia
                       ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW,
                       ptrdiff_t c0, ptrdiff_t c1) {
   const ptrdiff_t HW = H * W, OHW = OH * OW, taps = KH * KW;
-  if (HW > LANES_MAX_PIXELS || OHW > LANES_MAX_PIXELS || taps > LANES_MAX_TAPS || KW > LANES_MAX_KW) return c0;
-  // The reads a group's blends drop reach pw pixels before the block and a
+  const ptrdiff_t band = lanes_band(H, W, KH, sh, dh, OH, OW, LANES_MAX_PIXELS);
+  if (band == 0 || taps > LANES_MAX_TAPS || KW > LANES_MAX_KW) return c0;
+  // The reads a group's blends drop reach pw pixels before a band and a
   // group's width past a row's end: a guard before it, the outputs' half after.
   if (pw > LANES_GUARD || (LANES_GROUP + KW) * (sw + dw) > LANES_MAX_PIXELS) return c0;
-  // Pixel-major input block, then (second half) the block's outputs.
+  // Pixel-major input rows of one band, then (second half) its outputs.
   float buf[(LANES_GUARD + 2 * LANES_MAX_PIXELS) * 8] __attribute__((aligned(32)));
   float wt[LANES_MAX_TAPS * 8] __attribute__((aligned(32)));
   float *xt = buf + LANES_GUARD * 8, *yt = xt + LANES_MAX_PIXELS * 8;
@@ -105,34 +106,43 @@ bk_depthwise_lanes256(float *y, const float *x, const float *w, const float *bia
   ptrdiff_t c = c0;
   for (; c + 8 <= c1; c += 8) {
     const float *xc = x + c * HW;
-    for (ptrdiff_t p0 = 0; p0 < HW; p0 += 8) {
-      ptrdiff_t n = HW - p0 < 8 ? HW - p0 : 8;
-      __m256i mk = lane_mask(n);
-      __m256 r[8];
-      for (int l = 0; l < 8; l++) r[l] = _mm256_maskload_ps(xc + l * HW + p0, mk);
-      transpose8(r);
-      for (ptrdiff_t p = 0; p < n; p++) _mm256_store_ps(xt + (p0 + p) * 8, r[p]);
-    }
+    float *yc = y + c * OHW;
     for (ptrdiff_t t = 0; t < taps; t++)
       for (int l = 0; l < 8; l++) wt[t * 8 + l] = w[(c + l) * taps + t];
     const __m256 b = bias ? _mm256_loadu_ps(bias + c) : _mm256_setzero_ps();
-    if (KH == 3 && KW == 3)
-      lanes_block256(3, 3, yt, xt, wt, b, H, W, sh, sw, ph, pw, dh, dw, OH, OW);
-    else if (KH == 5 && KW == 5)
-      lanes_block256(5, 5, yt, xt, wt, b, H, W, sh, sw, ph, pw, dh, dw, OH, OW);
-    else
-      lanes_block256(KH, KW, yt, xt, wt, b, H, W, sh, sw, ph, pw, dh, dw, OH, OW);
-    float *yc = y + c * OHW;
-    for (ptrdiff_t p0 = 0; p0 < OHW; p0 += 8) {
-      ptrdiff_t n = OHW - p0 < 8 ? OHW - p0 : 8;
-      __m256i mk = lane_mask(n);
-      __m256 r[8];
-      for (ptrdiff_t p = 0; p < 8; p++) r[p] = p < n ? _mm256_load_ps(yt + (p0 + p) * 8) : _mm256_setzero_ps();
-      transpose8(r);
-      if (n == 8)
-        for (int l = 0; l < 8; l++) _mm256_storeu_ps(yc + l * OHW + p0, r[l]);
+    for (ptrdiff_t oh0 = 0; oh0 < OH; oh0 += band) {
+      const ptrdiff_t oh1 = OH - oh0 < band ? OH : oh0 + band;
+      ptrdiff_t r0, r1;
+      band_rows(oh0, oh1, H, KH, sh, ph, dh, &r0, &r1);
+      for (ptrdiff_t p0 = r0 * W; p0 < r1 * W; p0 += 8) {
+        ptrdiff_t n = r1 * W - p0 < 8 ? r1 * W - p0 : 8;
+        __m256 r[8];
+        if (n == 8)
+          for (int l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(xc + l * HW + p0);
+        else
+          for (int l = 0; l < 8; l++) r[l] = _mm256_maskload_ps(xc + l * HW + p0, lane_mask(n));
+        transpose8(r);
+        for (ptrdiff_t p = 0; p < n; p++) _mm256_store_ps(xt + (p0 - r0 * W + p) * 8, r[p]);
+      }
+      // Rows and outputs are indexed absolutely: shift the origins (as integers).
+      const float *xs = (const float *)((uintptr_t)xt - (uintptr_t)(r0 * W * 8) * sizeof(float));
+      float *ys = (float *)((uintptr_t)yt - (uintptr_t)(oh0 * OW * 8) * sizeof(float));
+      if (KH == 3 && KW == 3)
+        lanes_block256(3, 3, ys, xs, wt, b, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
+      else if (KH == 5 && KW == 5)
+        lanes_block256(5, 5, ys, xs, wt, b, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
       else
-        for (int l = 0; l < 8; l++) _mm256_maskstore_ps(yc + l * OHW + p0, mk, r[l]);
+        lanes_block256(KH, KW, ys, xs, wt, b, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
+      for (ptrdiff_t p0 = oh0 * OW; p0 < oh1 * OW; p0 += 8) {
+        ptrdiff_t n = oh1 * OW - p0 < 8 ? oh1 * OW - p0 : 8;
+        __m256 r[8];
+        for (ptrdiff_t p = 0; p < 8; p++) r[p] = p < n ? _mm256_load_ps(ys + (p0 + p) * 8) : _mm256_setzero_ps();
+        transpose8(r);
+        if (n == 8)
+          for (int l = 0; l < 8; l++) _mm256_storeu_ps(yc + l * OHW + p0, r[l]);
+        else
+          for (int l = 0; l < 8; l++) _mm256_maskstore_ps(yc + l * OHW + p0, lane_mask(n), r[l]);
+      }
     }
   }
   return c;

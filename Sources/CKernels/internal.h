@@ -109,4 +109,30 @@ static inline void tap_span(ptrdiff_t start, ptrdiff_t step, ptrdiff_t taps, ptr
   *t1 = b;
 }
 
+/// Output rows per band for the channels-across-lanes depthwise kernels: as
+/// many as keep a band's input rows and its outputs within `cap` pixels each
+/// (0: not even one row fits).
+static inline ptrdiff_t lanes_band(ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH, ptrdiff_t sh, ptrdiff_t dh,
+                                   ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t cap) {
+  if (W <= 0 || OW <= 0 || OW > cap) return 0;
+  ptrdiff_t rows_in = cap / W, span = (KH - 1) * dh + 1;
+  if (rows_in > H) rows_in = H;
+  if (rows_in < (span < H ? span : H)) return 0;
+  // The whole image in one buffer serves any band; else (band - 1) * sh +
+  // span input rows must fit.
+  ptrdiff_t band = rows_in >= H ? OH : span >= rows_in ? 1 : (rows_in - span) / sh + 1;
+  if (band > cap / OW) band = cap / OW;
+  if (band > OH) band = OH;
+  return band;
+}
+
+/// The input rows [*r0, *r1) (clipped to the image) output rows [oh0, oh1) read.
+static inline void band_rows(ptrdiff_t oh0, ptrdiff_t oh1, ptrdiff_t H, ptrdiff_t KH, ptrdiff_t sh,
+                             ptrdiff_t ph, ptrdiff_t dh, ptrdiff_t *r0, ptrdiff_t *r1) {
+  ptrdiff_t a = oh0 * sh - ph, b = (oh1 - 1) * sh - ph + (KH - 1) * dh + 1;
+  *r0 = a < 0 ? 0 : a;
+  *r1 = b > H ? H : b;
+  if (*r1 < *r0) *r1 = *r0;
+}
+
 #endif

@@ -222,6 +222,9 @@ struct KernelTests {
     // channels across the lanes (rows of at most 8 outputs, blocks of 16
     // channels and a remainder): 5x5 on 7x7, stride 2 onto 7x7, dilation 2
     (20, 7, 7, 5, 5, 1, 2, 1), (32, 14, 14, 5, 5, 2, 2, 1), (17, 6, 5, 3, 3, 1, 2, 2),
+    // maps too big for one buffer, in bands of rows: stride 2, and 5x5 with
+    // dilation at stride 1 (padding at every band's edge)
+    (16, 41, 61, 3, 3, 2, 1, 1), (9, 37, 45, 5, 5, 1, 4, 2),
   ]
 
   @Test(arguments: depthwiseCases.indices)
