@@ -21,13 +21,19 @@
 
 #pragma STDC FP_CONTRACT OFF
 
-int bk_conv_outvec_applies(int isa, ptrdiff_t M, const BKConvGeom *g) {
+/// Whether the kernel can run g at all (any share of the output channels a
+/// caller splits off): the routing choice against the direct kernel is
+/// bk_conv_outvec_applies's, made once for the whole layer.
+static int outvec_can_run(int isa, ptrdiff_t M, const BKConvGeom *g) {
   if (bk_clamp_isa(isa) < BK_ISA_AVX2 || M <= 0 || M % 16 != 0) return 0;
   if (g->sw < 1 || g->sw > 2 || g->KH > OV_MAX_TAP || g->KW > OV_MAX_TAP) return 0;
   if (g->W > (ptrdiff_t)1 << 28 || g->H * g->W > (ptrdiff_t)1 << 28) return 0;
-  if (!bk_outvec_padding_handled(g)) return 0;
+  return bk_outvec_padding_handled(g);
+}
+
+int bk_conv_outvec_applies(int isa, ptrdiff_t M, const BKConvGeom *g) {
   // 1x1 kernels are never run direct (the caller multiplies them as a GEMM).
-  return g->KH * g->KW == 1 || !bk_conv_is_direct(isa, M, g);
+  return outvec_can_run(isa, M, g) && (g->KH * g->KW == 1 || !bk_conv_is_direct(isa, M, g));
 }
 
 void bk_conv_outvec_pack(float *dst, const float *A, ptrdiff_t M, ptrdiff_t K) {
@@ -141,7 +147,7 @@ tile512(ptrdiff_t M, ptrdiff_t m0, ptrdiff_t np, const BKConvGeom *g, const floa
 int bk_conv_outvec(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap,
                    const float *x, const BKConvGeom *g, float *y, const float *bias,
                    const BKEpilogue *ep) {
-  if (!bk_conv_outvec_applies(isa, M, g)) return 0;
+  if (!outvec_can_run(isa, M, g)) return 0;
   if (n1 <= n0) return 1;
   if (bk_clamp_isa(isa) == BK_ISA_AVX512)
     bk_outvec_drive(M, n0, n1, Ap, x, g, y, bias, ep, OV_MAX_NP, 32, tile512);

@@ -107,6 +107,40 @@ struct OutvecKernelTests {
     }
   }
 
+  @Test("Channel groups split as threads split them give the whole layer's bits") func outvecChannelSplit() {
+    var rng = SplitMix64(seed: 13)
+    // 64 channels over rows of 20 at stride 1: the layer is not the direct
+    // kernel's, but a 32-channel share alone would be; the share still runs.
+    let (c, h, wd, m) = (4, 10, 20, 64)
+    var geom = BKConvGeom(C: c, H: h, W: wd, KH: 3, KW: 3, sh: 1, sw: 1, ph: 1, pw: 1, dh: 1, dw: 1, OH: h, OW: wd)
+    let K = c * 9, N = h * wd
+    let x = KernelTests.random(c * h * wd, &rng), w = KernelTests.random(m * K, &rng)
+    let bias = KernelTests.random(m, &rng)
+    let expected = KernelTests.naiveConv(x: x, w: w, bias: bias, c: c, h: h, wd: wd, m: m, k: 3, s: 1, p: 1)
+    var packed = [Float](repeating: 0, count: m * K)
+    bk_conv_outvec_pack(&packed, w, m, K)
+    var ws = [Float](repeating: 0, count: max(bk_conv_outvec_workspace(&geom), 1))
+    var padded = geom
+    let img = bk_conv_outvec_pad(&ws, x, &geom, 0, c, &padded)
+    for isa in Int32(1)...max(1, KernelISA.best) where isa <= KernelISA.best {
+      #expect(bk_conv_outvec_applies(isa, m, &geom) != 0, "isa \(isa)")
+      var y = [Float](repeating: .nan, count: m * N)
+      packed.withUnsafeBufferPointer { a in
+        bias.withUnsafeBufferPointer { b in
+          y.withUnsafeMutableBufferPointer { out in
+            for (g0, g1) in [(0, 2), (2, 4)] {
+              let ran = bk_conv_outvec(
+                isa, (g1 - g0) * 16, 0, N, a.baseAddress! + g0 * 16 * K, img, &padded,
+                out.baseAddress! + g0 * 16 * N, b.baseAddress! + g0 * 16, nil)
+              #expect(ran == 1, "isa \(isa) groups \(g0)..<\(g1)")
+            }
+          }
+        }
+      }
+      #expect(compare(y, expected, .exact) == nil, "isa \(isa)")
+    }
+  }
+
   @Test("Shapes it does not take are refused, not run") func outvecRefuses() {
     // 24 output channels (not a multiple of 16), stride 3, a 9x9 kernel, the scalar ISA.
     var g = BKConvGeom(C: 2, H: 20, W: 20, KH: 3, KW: 3, sh: 1, sw: 1, ph: 1, pw: 1, dh: 1, dw: 1, OH: 20, OW: 20)

@@ -78,8 +78,11 @@ const float *bk_conv_outvec_pad(float *ws, const float *x, const BKConvGeom *g, 
 
 /// bk_conv_gemm with output channels across the lanes and A packed by
 /// bk_conv_outvec_pack: the same bits, for columns [n0, n1) of y (row
-/// stride OH*OW). x and g come from bk_conv_outvec_pad. Returns 0, writing
-/// nothing, when bk_conv_outvec_applies refuses g.
+/// stride OH*OW). x and g come from bk_conv_outvec_pad. A caller may split
+/// the channels in groups of 16 (A, y and bias offset to match) once
+/// bk_conv_outvec_applies accepted the whole layer. Returns 0, writing
+/// nothing, for a shape the kernel cannot run (M not a multiple of 16, the
+/// scalar ISA, stride above 2, a kernel over 8x8).
 int bk_conv_outvec(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap,
                    const float *x, const BKConvGeom *g, float *y, const float *bias,
                    const BKEpilogue *ep);
