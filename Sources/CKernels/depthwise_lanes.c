@@ -51,37 +51,66 @@ __attribute__((target("avx512f"), always_inline)) static inline void transpose16
 /// output still takes exactly its valid taps in (i, j) order. With KH, KW
 /// constant (3x3, 5x5) the tap loops unroll.
 #define LANES_GROUP 8
+#define LANES_MAX_GROUPS (LANES_MAX_PIXELS / LANES_GROUP)
+
+/// One group of outputs ow0... of a row: EDGE masks each tap from live
+/// ([j][g]); without it every tap of every output lies inside the row.
+__attribute__((target("avx512f"), always_inline)) static inline void
+lanes_group(const ptrdiff_t KW, const int EDGE, __m512 *acc, uintptr_t rows, const float *wt,
+            const __mmask16 *live, ptrdiff_t i0, ptrdiff_t i1, ptrdiff_t W, ptrdiff_t sw, ptrdiff_t dh,
+            ptrdiff_t dw) {
+  for (ptrdiff_t i = i0; i < i1; i++) {
+    const uintptr_t row = rows + (uintptr_t)(i * dh * W * 16) * sizeof(float);
+    for (ptrdiff_t j = 0; j < KW; j++) {
+      const __m512 wv = _mm512_load_ps(wt + (i * KW + j) * 16);
+      _Pragma("clang loop unroll(full)") for (int g = 0; g < LANES_GROUP; g++) {
+        const float *p = (const float *)(row + (uintptr_t)((j * dw + g * sw) * 16) * sizeof(float));
+        if (EDGE) {
+          const __mmask16 k = live[j * LANES_GROUP + g];
+          acc[g] = _mm512_mask3_fmadd_ps(wv, _mm512_maskz_load_ps(k, p), acc[g], k);
+        } else {
+          acc[g] = _mm512_fmadd_ps(wv, _mm512_load_ps(p), acc[g]);
+        }
+      }
+    }
+  }
+}
+
+/// The tap masks of every column group (they depend on the columns only), worked
+/// out once per call: live[(q * KW + j) * LANES_GROUP + g] for output q * 8 + g,
+/// and edge[q] when any tap of group q falls outside its row or past OW.
+static void lanes_live(__mmask16 *live, int *edge, ptrdiff_t KW, ptrdiff_t W, ptrdiff_t sw, ptrdiff_t pw,
+                       ptrdiff_t dw, ptrdiff_t OW) {
+  for (ptrdiff_t q = 0; q * LANES_GROUP < OW; q++) {
+    edge[q] = 0;
+    for (int g = 0; g < LANES_GROUP; g++) {
+      const ptrdiff_t ow = q * LANES_GROUP + g;
+      ptrdiff_t j0 = 0, j1 = 0;
+      if (ow < OW) tap_span(ow * sw - pw, dw, KW, W, &j0, &j1);
+      edge[q] |= j0 != 0 || j1 != KW;
+      for (ptrdiff_t j = 0; j < KW; j++) live[(q * KW + j) * LANES_GROUP + g] = j >= j0 && j < j1 ? 0xFFFF : 0;
+    }
+  }
+}
+
 __attribute__((target("avx512f"), always_inline)) static inline void
 lanes_block(const ptrdiff_t KH, const ptrdiff_t KW, float *yt, const float *xt, const float *wt, __m512 b,
-            ptrdiff_t H, ptrdiff_t W, ptrdiff_t sh, ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw,
-            ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t oh0, ptrdiff_t oh1, ptrdiff_t OW) {
+            const __mmask16 *live, const int *edge, ptrdiff_t H, ptrdiff_t W, ptrdiff_t sh,
+            ptrdiff_t sw, ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t oh0,
+            ptrdiff_t oh1, ptrdiff_t OW) {
   for (ptrdiff_t oh = oh0; oh < oh1; oh++) {
     ptrdiff_t top = oh * sh - ph, i0, i1;
     tap_span(top, dh, KH, H, &i0, &i1);
-    for (ptrdiff_t ow0 = 0; ow0 < OW; ow0 += LANES_GROUP) {
-      // live[j][g]: all lanes when kernel column j reads inside the row for
-      // output ow0 + g, else none (a table, so the tap loop only loads it).
-      __mmask16 live[LANES_MAX_KW][LANES_GROUP];
-      for (int g = 0; g < LANES_GROUP; g++) {
-        ptrdiff_t j0 = 0, j1 = 0;
-        if (ow0 + g < OW) tap_span((ow0 + g) * sw - pw, dw, KW, W, &j0, &j1);
-        for (ptrdiff_t j = 0; j < KW; j++) live[j][g] = j >= j0 && j < j1 ? 0xFFFF : 0;
-      }
+    for (ptrdiff_t q = 0; q * LANES_GROUP < OW; q++) {
+      const ptrdiff_t ow0 = q * LANES_GROUP;
       __m512 acc[LANES_GROUP];
       _Pragma("clang loop unroll(full)") for (int g = 0; g < LANES_GROUP; g++) acc[g] = b;
       // Addresses as integers: a masked-off tap's may lie outside xt.
-      const intptr_t left = ow0 * sw - pw;
-      for (ptrdiff_t i = i0; i < i1; i++) {
-        const uintptr_t row = (uintptr_t)xt + (uintptr_t)(((top + i * dh) * W + left) * 16) * sizeof(float);
-        for (ptrdiff_t j = 0; j < KW; j++) {
-          const __m512 wv = _mm512_load_ps(wt + (i * KW + j) * 16);
-          _Pragma("clang loop unroll(full)") for (int g = 0; g < LANES_GROUP; g++) {
-            const __mmask16 k = live[j][g];
-            const float *p = (const float *)(row + (uintptr_t)((j * dw + g * sw) * 16) * sizeof(float));
-            acc[g] = _mm512_mask3_fmadd_ps(wv, _mm512_maskz_load_ps(k, p), acc[g], k);
-          }
-        }
-      }
+      const uintptr_t rows = (uintptr_t)xt + (uintptr_t)((top * W + ow0 * sw - pw) * 16) * sizeof(float);
+      if (edge[q])
+        lanes_group(KW, 1, acc, rows, wt, live + q * KW * LANES_GROUP, i0, i1, W, sw, dh, dw);
+      else
+        lanes_group(KW, 0, acc, rows, wt, live + q * KW * LANES_GROUP, i0, i1, W, sw, dh, dw);
       _Pragma("clang loop unroll(full)") for (int g = 0; g < LANES_GROUP; g++)
         if (ow0 + g < OW) _mm512_store_ps(yt + (oh * OW + ow0 + g) * 16, acc[g]);
     }
@@ -97,6 +126,9 @@ bk_depthwise_lanes512(float *y, const float *x, const float *w, const float *bia
   const ptrdiff_t HW = H * W, OHW = OH * OW, taps = KH * KW;
   const ptrdiff_t band = lanes_band(H, W, KH, sh, dh, OH, OW, LANES_MAX_PIXELS);
   if (band == 0 || taps > LANES_MAX_TAPS || KW > LANES_MAX_KW) return c0;
+  __mmask16 live[LANES_MAX_GROUPS * LANES_MAX_KW * LANES_GROUP];
+  int edge[LANES_MAX_GROUPS];
+  lanes_live(live, edge, KW, W, sw, pw, dw, OW);
   // Pixel-major input rows of one band, then (second half) its outputs.
   float xt[2 * LANES_MAX_PIXELS * 16] __attribute__((aligned(64)));
   float wt[LANES_MAX_TAPS * 16] __attribute__((aligned(64)));
@@ -128,11 +160,11 @@ bk_depthwise_lanes512(float *y, const float *x, const float *w, const float *bia
       const float *xs = (const float *)((uintptr_t)xt - (uintptr_t)(r0 * W * 16) * sizeof(float));
       float *ys = (float *)((uintptr_t)yt - (uintptr_t)(oh0 * OW * 16) * sizeof(float));
       if (KH == 3 && KW == 3)
-        lanes_block(3, 3, ys, xs, wt, b, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
+        lanes_block(3, 3, ys, xs, wt, b, live, edge, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
       else if (KH == 5 && KW == 5)
-        lanes_block(5, 5, ys, xs, wt, b, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
+        lanes_block(5, 5, ys, xs, wt, b, live, edge, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
       else
-        lanes_block(KH, KW, ys, xs, wt, b, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
+        lanes_block(KH, KW, ys, xs, wt, b, live, edge, H, W, sh, sw, ph, pw, dh, dw, oh0, oh1, OW);
       for (ptrdiff_t p0 = oh0 * OW; p0 < oh1 * OW; p0 += 16) {
         ptrdiff_t n = oh1 * OW - p0 < 16 ? oh1 * OW - p0 : 16;
         __mmask16 mk = (__mmask16)((1u << n) - 1);
