@@ -11,8 +11,9 @@ every shipped model in Models/. For each model and thread count (1, 2):
                machine's best instruction set and, on an AVX-512 machine, also
                with BULLSEYE_ISA=avx2.
 Each pass measures every (model, threads) pair for both engines back to back
-(interleaved); a figure is the median of the pass medians. GFLOP/s counts the
-model's multiply-adds twice; the share of peak divides by one core's FMA peak
+(interleaved); a time is the median of the pass medians, a ratio (ours /
+onnxruntime, one thread / two) the median of the passes' own ratios.
+GFLOP/s counts the model's multiply-adds twice; the share of peak divides by one core's FMA peak
 × threads, measured by `bullseye bench peak` on the same instruction set.
 The load average is sampled before, after and between passes.
 
@@ -166,6 +167,10 @@ def main():
     rows, misses = [], []
     for v, path, inp in jobs:
         med = {k[1:]: statistics.median(s) for k, s in samples.items() if k[0] == v}
+        # Ratios are taken pass by pass (both engines ran back to back, under the
+        # same load), then their median: a slow stretch of the machine moves a
+        # pass's two figures together and leaves its ratio alone.
+        per_pass = lambda a, b: statistics.median(x / y for x, y in zip(samples[(v, *a)], samples[(v, *b)]))  # noqa: E731
         s1 = sessions[(v, threads[0])]
         ref = s1.run(None, {s1.get_inputs()[0].name: np.load(inp)})[0]
         mine = np.load(out / f"{v}.bench.{isa_name[None]}.t{threads[0]}.npy")
@@ -175,7 +180,7 @@ def main():
         gf = lambda ms, t: (2 * macs[v] / (ms * 1e6)) if macs[v] else None  # noqa: E731
         for t in threads:
             for e in isas:
-                ratio = med[(e, t)] / med[("ort", t)]
+                ratio = per_pass((e, t), ("ort", t))
                 row[f"ratio_{isa_name[e]}_{t}t"] = ratio
                 g = gf(med[(e, t)], t)
                 row[f"gflops_{isa_name[e]}_{t}t"] = g
@@ -186,10 +191,10 @@ def main():
                         misses.append(f"{v}: {isa_name[e]} 1 thread {ratio:.2f} × onnxruntime (bar {bar})")
             row[f"gflops_ort_{t}t"] = gf(med[("ort", t)], t)
         if 1 in threads and 2 in threads:
-            sp = med[(None, 1)] / med[(None, 2)]
+            sp = per_pass((None, 1), (None, 2))
             bar = BAR_2T_BIG if med[(None, 1)] >= BIG_MS else BAR_2T_SMALL
             row["speedup_2t"], row["speedup_bar"] = sp, bar
-            row["ort_speedup_2t"] = med[("ort", 1)] / med[("ort", 2)]
+            row["ort_speedup_2t"] = per_pass(("ort", 1), ("ort", 2))
             if sp < bar:
                 misses.append(f"{v}: 2 threads {sp:.2f} × faster than 1 (bar {bar})")
         if not row["identical_across_threads_and_isas"]:
@@ -215,7 +220,8 @@ def main():
                      f" {r['speedup_2t']:>5.2f} {r['ort_speedup_2t']:>9.2f}")
         line += f"  {'yes' if r['identical_across_threads_and_isas'] else 'NO'}"
         print(line)
-    print(f"ms per image, median of {a.passes} pass medians; ×ORT = ours / onnxruntime; %peak = GFLOP/s over "
+    print(f"ms per image, median of {a.passes} pass medians; ×ORT = ours / onnxruntime and 2t/1t, medians of the "
+          f"passes' own ratios; %peak = GFLOP/s over "
           f"one core's measured FMA peak × threads ({', '.join(f'{isa_name[i]} {peaks[i]:.0f}' for i in isas)} GFLOP/s)")
     print(f"machine: {cpu_name()}, best ISA {best['isa']}; load average {min(load):.2f}–{max(load):.2f} during the run")
     for m in misses:
