@@ -14,6 +14,7 @@
 #include "CKernels.h"
 #include "activation.h"
 #include "internal.h"
+#include "transpose.h"
 
 #include <immintrin.h>
 #include <stdint.h>
@@ -32,12 +33,12 @@ static int outvec_can_run(int isa, ptrdiff_t M, const BKConvGeom *g) {
 }
 
 int bk_conv_outvec_applies(int isa, ptrdiff_t M, const BKConvGeom *g) {
-  // 1x1 kernels are never run direct (the caller multiplies them as a GEMM).
   // A big padded image (border patches, no copy): AVX2's packed GEMM loses to
   // it, AVX-512's does not (16 -> 32 channels at stride 2 onto 160x160 inside
   // arrow-detector: AVX2 7.1 ms by GEMM against 3.8, AVX-512 4.7 against 5.8).
   if (bk_clamp_isa(isa) == BK_ISA_AVX512 && bk_conv_outvec_workspace(g) == 0 && !(g->ph == 0 && g->pw == 0))
     return 0;
+  // 1x1 kernels are never run direct (the caller multiplies them as a GEMM).
   return outvec_can_run(isa, M, g) && (g->KH * g->KW == 1 || !bk_conv_is_direct(isa, M, g));
 }
 
@@ -45,31 +46,6 @@ void bk_conv_outvec_pack(float *dst, const float *A, ptrdiff_t M, ptrdiff_t K) {
   for (ptrdiff_t m0 = 0; m0 + 16 <= M; m0 += 16)
     for (ptrdiff_t k = 0; k < K; k++)
       for (ptrdiff_t l = 0; l < 16; l++) dst[m0 * K + k * 16 + l] = A[(m0 + l) * K + k];
-}
-
-/// Transposes a 16x16 block held as 16 vectors: afterwards lane i of r[j]
-/// is what lane j of r[i] was (unpack, in-lane shuffle, two 128-bit shuffles).
-__attribute__((target("avx512f"), always_inline)) static inline void transpose16(__m512 r[16]) {
-  __m512 t[16], u[16], v[16];
-  _Pragma("clang loop unroll(full)") for (int k = 0; k < 8; k++) {
-    t[2 * k] = _mm512_unpacklo_ps(r[2 * k], r[2 * k + 1]);
-    t[2 * k + 1] = _mm512_unpackhi_ps(r[2 * k], r[2 * k + 1]);
-  }
-  _Pragma("clang loop unroll(full)") for (int q = 0; q < 4; q++) {
-    u[4 * q] = _mm512_shuffle_ps(t[4 * q], t[4 * q + 2], 0x44);
-    u[4 * q + 1] = _mm512_shuffle_ps(t[4 * q], t[4 * q + 2], 0xEE);
-    u[4 * q + 2] = _mm512_shuffle_ps(t[4 * q + 1], t[4 * q + 3], 0x44);
-    u[4 * q + 3] = _mm512_shuffle_ps(t[4 * q + 1], t[4 * q + 3], 0xEE);
-  }
-  _Pragma("clang loop unroll(full)") for (int h = 0; h < 2; h++)
-    _Pragma("clang loop unroll(full)") for (int i = 0; i < 4; i++) {
-      v[8 * h + i] = _mm512_shuffle_f32x4(u[8 * h + i], u[8 * h + 4 + i], 0x88);
-      v[8 * h + 4 + i] = _mm512_shuffle_f32x4(u[8 * h + i], u[8 * h + 4 + i], 0xDD);
-    }
-  _Pragma("clang loop unroll(full)") for (int i = 0; i < 8; i++) {
-    r[i] = _mm512_shuffle_f32x4(v[i], v[8 + i], 0x88);
-    r[8 + i] = _mm512_shuffle_f32x4(v[i], v[8 + i], 0xDD);
-  }
 }
 
 // One tile: NV vectors of 16 channels (weights wp, [NV][K][16]) by NP

@@ -5,6 +5,7 @@
 #include "CKernels.h"
 #include "activation.h"
 #include "internal.h"
+#include "transpose.h"
 
 #include <immintrin.h>
 #include <stdint.h>
@@ -29,26 +30,6 @@ __attribute__((target("avx2,fma"), always_inline)) static inline void store_firs
     at += 2;
   }
   if (n - at == 1) _mm_store_ss(dst + at, part);
-}
-
-/// Transposes an 8x8 block held as 8 vectors: afterwards lane i of r[j] is
-/// what lane j of r[i] was.
-__attribute__((target("avx2,fma"), always_inline)) static inline void transpose8(__m256 r[8]) {
-  __m256 t[8], u[8];
-  _Pragma("clang loop unroll(full)") for (int k = 0; k < 4; k++) {
-    t[2 * k] = _mm256_unpacklo_ps(r[2 * k], r[2 * k + 1]);
-    t[2 * k + 1] = _mm256_unpackhi_ps(r[2 * k], r[2 * k + 1]);
-  }
-  _Pragma("clang loop unroll(full)") for (int q = 0; q < 2; q++) {
-    u[4 * q] = _mm256_shuffle_ps(t[4 * q], t[4 * q + 2], 0x44);
-    u[4 * q + 1] = _mm256_shuffle_ps(t[4 * q], t[4 * q + 2], 0xEE);
-    u[4 * q + 2] = _mm256_shuffle_ps(t[4 * q + 1], t[4 * q + 3], 0x44);
-    u[4 * q + 3] = _mm256_shuffle_ps(t[4 * q + 1], t[4 * q + 3], 0xEE);
-  }
-  _Pragma("clang loop unroll(full)") for (int i = 0; i < 4; i++) {
-    r[i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x20);
-    r[4 + i] = _mm256_permute2f128_ps(u[i], u[4 + i], 0x31);
-  }
 }
 
 __attribute__((target("avx2,fma"), always_inline)) static inline void

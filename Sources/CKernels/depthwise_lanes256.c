@@ -3,6 +3,7 @@
 // (valid taps in (i, j) order), so the bits equal depthwise_scalar's.
 #include "CKernels.h"
 #include "internal.h"
+#include "transpose.h"
 
 #include <immintrin.h>
 #include <stdint.h>
@@ -12,25 +13,6 @@
 #define LANES_MAX_TAPS 49
 #define LANES_MAX_KW 16
 #define LANES_GUARD 16  // pixels
-
-/// Transposes an 8x8 block in registers: r[i] element j becomes r[j] element i.
-__attribute__((target("avx2,fma"), always_inline)) static inline void transpose8(__m256 r[8]) {
-  __m256 t[8], u[8];
-  for (int k = 0; k < 4; k++) {
-    t[2 * k] = _mm256_unpacklo_ps(r[2 * k], r[2 * k + 1]);
-    t[2 * k + 1] = _mm256_unpackhi_ps(r[2 * k], r[2 * k + 1]);
-  }
-  for (int h = 0; h < 2; h++) {
-    u[4 * h] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
-    u[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xEE);
-    u[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
-    u[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xEE);
-  }
-  for (int m = 0; m < 4; m++) {
-    r[m] = _mm256_permute2f128_ps(u[m], u[4 + m], 0x20);
-    r[m + 4] = _mm256_permute2f128_ps(u[m], u[4 + m], 0x31);
-  }
-}
 
 /// One block's outputs into yt[p][8], eight outputs of a row interleaved tap
 /// by tap (as depthwise_lanes.c). AVX2 has no mask registers: a kernel
