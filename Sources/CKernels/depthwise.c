@@ -213,10 +213,6 @@ depthwise512(float *y, const float *x, const float *w, const float *bias,
   const __m512i wlimit = _mm512_set1_epi32((int)W), zero = _mm512_setzero_si512();
   __mmask16 mask[DW_MAX_KW], pair[DW_MAX_KW][2];
   __m512i index[DW_MAX_KW];
-  // Channel by channel, every column block of one before the next: its plane
-  // stays in cache across the blocks (the masks cost a few dozen operations
-  // per block, the taps thousands).
-  for (ptrdiff_t ch = c0; ch < c1; ch++)
   for (ptrdiff_t ow0 = 0; ow0 < OW; ow0 += 16) {
     ptrdiff_t nv = OW - ow0 < 16 ? OW - ow0 : 16;
     __mmask16 tail = (__mmask16)((1u << nv) - 1);
@@ -234,11 +230,11 @@ depthwise512(float *y, const float *x, const float *w, const float *bias,
         }
     }
     if (sw == 1)
-      dw512_block(y, x, w, bias, H, W, KH, KW, 1, sh, ph, pw, dh, dw, OH, OW, ch, ch + 1, ow0, tail, mask, pair, index);
+      dw512_block(y, x, w, bias, H, W, KH, KW, 1, sh, ph, pw, dh, dw, OH, OW, c0, c1, ow0, tail, mask, pair, index);
     else if (sw == 2)
-      dw512_block(y, x, w, bias, H, W, KH, KW, 2, sh, ph, pw, dh, dw, OH, OW, ch, ch + 1, ow0, tail, mask, pair, index);
+      dw512_block(y, x, w, bias, H, W, KH, KW, 2, sh, ph, pw, dh, dw, OH, OW, c0, c1, ow0, tail, mask, pair, index);
     else
-      dw512_block(y, x, w, bias, H, W, KH, KW, sw, sh, ph, pw, dh, dw, OH, OW, ch, ch + 1, ow0, tail, mask, pair, index);
+      dw512_block(y, x, w, bias, H, W, KH, KW, sw, sh, ph, pw, dh, dw, OH, OW, c0, c1, ow0, tail, mask, pair, index);
   }
 }
 

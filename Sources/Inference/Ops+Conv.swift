@@ -36,45 +36,36 @@ extension Operators {
     let hasBias = bias != nil
     // A 1x1 map (squeeze-excitation FCs): vector × pre-transposed weights,
     // SIMD across output channels instead of across one output pixel.
-    var outvec: [Float]?, padFloats = 0
-    let pointGeom = BKConvGeom(C: cg, H: H, W: W, KH: 1, KW: 1, sh: 1, sw: 1, ph: 0, pw: 0, dh: 1, dw: 1, OH: OH, OW: OW)
     let wT: [Float]? = pointwise && group == 1 && N == 1
       ? w.constant.map { packVecMat(transposed($0, rows: m, cols: K), K: K, N: m) } : nil
+    var geom = BKConvGeom(
+      C: cg, H: H, W: W, KH: g.k.0, KW: g.k.1, sh: g.s.0, sw: g.s.1, ph: g.p.0, pw: g.p.1,
+      dh: g.d.0, dw: g.d.1, OH: OH, OW: OW)
+    // Channels across the lanes (conv_outvec.c): the weights are packed now for
+    // whichever ISA a run asks for; each run checks its own. A 1x1 only on a
+    // small map: over a large one the GEMM's panels are a plain copy and fill
+    // every lane (64 -> 64 channels on 80x80: 0.49 ms against 0.52 here).
+    let outvecShape = !depthwise && wT == nil && (!pointwise || N <= outvecPointwiseMaxN)
+    let outvec: [Float]? = outvecShape && bk_conv_outvec_applies(KernelISA.best, mg, &geom) != 0
+      ? w.constant.map { packOutvec($0.f, groups: group, rows: mg, K: K) } : nil
+    let padFloats = outvec == nil ? 0 : bk_conv_outvec_workspace(&geom)
     if wT != nil {
       ctx.note("vector × matrix; weights transposed to [\(K), \(m)] and packed in column blocks of \(vecMatBlock(m))")
     } else if depthwise {
       ctx.note("depthwise \(g.k.0)x\(g.k.1); weights in place")
+    } else if outvec != nil, bk_conv_outvec_applies(KernelISA.current, mg, &geom) != 0 {
+      ctx.note("channels-across-lanes \(pointwise ? "1x1 " : "")convolution [\(mg), \(K)] x [\(K), \(N)]; weights packed at load in groups of 16 output channels, [K][16] each")
     } else if pointwise {
-      // Over a large map the GEMM's panels are a plain copy and fill every
-      // lane (64 -> 64 channels on 80x80: 0.49 ms against 0.52 here); over a
-      // small one the last panel's empty lanes and the copy are what cost.
-      var geom = pointGeom
-      if let cw = w.constant, N <= outvecPointwiseMaxN, bk_conv_outvec_applies(KernelISA.best, mg, &geom) != 0 {
-        outvec = packOutvec(cw.f, groups: group, rows: mg, K: K)
-      }
-      if outvec != nil, bk_conv_outvec_applies(KernelISA.current, mg, &geom) != 0 {
-        ctx.note("channels-across-lanes 1x1 convolution [\(mg), \(K)] x [\(K), \(N)]; weights packed at load in groups of 16 output channels, [K][16] each")
-      } else {
-        ctx.note("GEMM [\(mg), \(K)] x [\(K), \(N)]; weights in place (row-major, the microkernel's A)")
-      }
+      ctx.note("GEMM [\(mg), \(K)] x [\(K), \(N)]; weights in place (row-major, the microkernel's A)")
     } else {
-      var geom = BKConvGeom(
-        C: cg, H: H, W: W, KH: g.k.0, KW: g.k.1, sh: g.s.0, sw: g.s.1, ph: g.p.0, pw: g.p.1,
-        dh: g.d.0, dw: g.d.1, OH: OH, OW: OW)
-      if let cw = w.constant, bk_conv_outvec_applies(KernelISA.best, mg, &geom) != 0 {
-        outvec = packOutvec(cw.f, groups: group, rows: mg, K: K)
-        padFloats = bk_conv_outvec_workspace(&geom)
-      }
-      if outvec != nil, bk_conv_outvec_applies(KernelISA.current, mg, &geom) != 0 {
-        ctx.note("channels-across-lanes convolution [\(mg), \(K)] x [\(K), \(N)]; weights packed at load in groups of 16 output channels, [K][16] each")
-      } else {
-        let kind = bk_conv_is_direct(KernelISA.current, mg, &geom) != 0 ? "direct convolution" : "implicit-im2col GEMM"
-        ctx.note("\(kind) [\(mg), \(K)] x [\(K), \(N)]; weights in place (row-major, the microkernel's A)")
-      }
+      let kind = bk_conv_is_direct(KernelISA.current, mg, &geom) != 0 ? "direct convolution" : "implicit-im2col GEMM"
+      ctx.note("\(kind) [\(mg), \(K)] x [\(K), \(N)]; weights in place (row-major, the microkernel's A)")
     }
+    let convGeom = geom
     return .kernel([OutSpec(shape: [n, m] + win.output)], workspace: padFloats, macs: macs) { b in
       let px = b.input(0), pw = b.input(1), pb = hasBias ? b.ins[2] : nil, py = b.outs[0], ws = b.ws
       return { e in
+        let runOutvec = outvec != nil && withUnsafePointer(to: convGeom, { bk_conv_outvec_applies(e.isa, mg, $0) }) != 0
         for img in 0..<n {
           let xi = px + img * c * H * W, yi = py + img * m * N
           if let wT {
@@ -95,26 +86,20 @@ extension Operators {
           for gi in 0..<group {
             let xg = xi + gi * cg * H * W
             let a = pw + gi * mg * K, yg = yi + gi * mg * N, bg = pb.map { $0 + gi * mg }
-            if pointwise, outvec == nil || withUnsafePointer(to: pointGeom, { bk_conv_outvec_applies(e.isa, mg, $0) }) == 0 {
+            if pointwise, !runOutvec {
               parallelGemm(e, M: mg, N: N, K: K, A: a, lda: K, B: xg, ldb: N, C: yg, ldc: N, bias: bg, act: act)
               continue
             }
-            // Implicit im2col: B panels are packed straight from the image.
-            let geom = pointwise ? pointGeom : BKConvGeom(
-              C: cg, H: H, W: W, KH: g.k.0, KW: g.k.1, sh: g.s.0, sw: g.s.1, ph: g.p.0, pw: g.p.1,
-              dh: g.d.0, dw: g.d.1, OH: OH, OW: OW)
             let threads = mg * N * K < 65536 ? 1 : e.threads
-            withUnsafePointer(to: geom) { gp in
+            withUnsafePointer(to: convGeom) { gp in
               withEpilogue(act) { ep in
-                if let outvec, bk_conv_outvec_applies(e.isa, mg, gp) != 0,
-                  padFloats == 0 || ws != nil
-                {
+                if runOutvec, let outvec, padFloats == 0 || ws != nil {
                   // The padded copy first, channels split over the threads.
-                  var padded = geom
+                  var padded = convGeom
                   let xp = bk_conv_outvec_pad(ws, xg, gp, 0, 0, &padded)
                   if padFloats > 0 {
                     parallelFor(cg, threads: threads) { c0, c1 in
-                      var unused = geom
+                      var unused = convGeom
                       _ = bk_conv_outvec_pad(ws, xg, gp, c0, c1, &unused)
                     }
                   }
