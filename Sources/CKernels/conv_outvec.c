@@ -33,11 +33,6 @@ static int outvec_can_run(int isa, ptrdiff_t M, const BKConvGeom *g) {
 }
 
 int bk_conv_outvec_applies(int isa, ptrdiff_t M, const BKConvGeom *g) {
-  // A big padded image (border patches, no copy): AVX2's packed GEMM loses to
-  // it, AVX-512's does not (16 -> 32 channels at stride 2 onto 160x160 inside
-  // arrow-detector: AVX2 7.1 ms by GEMM against 3.8, AVX-512 4.7 against 5.8).
-  if (bk_clamp_isa(isa) == BK_ISA_AVX512 && bk_conv_outvec_workspace(g) == 0 && !(g->ph == 0 && g->pw == 0))
-    return 0;
   // 1x1 kernels are never run direct (the caller multiplies them as a GEMM).
   return outvec_can_run(isa, M, g) && (g->KH * g->KW == 1 || !bk_conv_is_direct(isa, M, g));
 }

@@ -5,6 +5,7 @@
 #include "CKernels.h"
 #include "internal.h"
 
+#include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -70,21 +71,34 @@ const float *bk_conv_outvec_pad(float *ws, const float *x, const BKConvGeom *g, 
 
 /// Copies what a border tile reads — for each channel, kernel row i's input
 /// row from column iw0 over `span` columns — into patch[c][i][span], zeros
-/// outside the image; *pg is the geometry the tile then reads it with.
-static void fill_patch(float *patch, const float *x, const BKConvGeom *g, ptrdiff_t ih0,
-                       ptrdiff_t iw0, ptrdiff_t span, BKConvGeom *pg) {
+/// outside the image; *pg is the geometry the tile then reads it with. Rows
+/// are a few dozen floats, so each goes as 8-lane masked loads and stores
+/// (three libc calls a row cost a big image's border tiles 8% of the layer);
+/// the outvec kernels need AVX2 anyway. Stores are whole vectors (a masked
+/// store is slow on AMD): up to 7 floats past the last row land in the
+/// patch's slack.
+__attribute__((target("avx2,fma"))) static void
+fill_patch(float *patch, const float *x, const BKConvGeom *g, ptrdiff_t ih0, ptrdiff_t iw0,
+           ptrdiff_t span, BKConvGeom *pg) {
   const ptrdiff_t lo = iw0 < 0 ? -iw0 : 0, hi = g->W - iw0 < span ? g->W - iw0 : span;
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   for (ptrdiff_t c = 0; c < g->C; c++)
     for (ptrdiff_t i = 0; i < g->KH; i++) {
       float *row = patch + (c * g->KH + i) * span;
       const ptrdiff_t ih = ih0 + i * g->dh;
-      if (ih < 0 || ih >= g->H || hi <= lo) {
-        memset(row, 0, (size_t)span * sizeof(float));
-        continue;
+      const int inside = ih >= 0 && ih < g->H && hi > lo;
+      // Masked-off lanes are never read: addresses are formed as integers.
+      const uintptr_t src = (uintptr_t)(x + (inside ? (c * g->H + ih) * g->W : 0)) + (uintptr_t)iw0 * sizeof(float);
+      for (ptrdiff_t j = 0; j < span; j += 8) {
+        const __m256i col = _mm256_add_epi32(lane, _mm256_set1_epi32((int)j));
+        __m256 v = _mm256_setzero_ps();
+        if (inside) {
+          const __m256i in = _mm256_and_si256(_mm256_cmpgt_epi32(col, _mm256_set1_epi32((int)lo - 1)),
+                                              _mm256_cmpgt_epi32(_mm256_set1_epi32((int)hi), col));
+          v = _mm256_maskload_ps((const float *)(src + (uintptr_t)j * sizeof(float)), in);
+        }
+        _mm256_storeu_ps(row + j, v);  // past the row: the next row's, or the slack
       }
-      memset(row, 0, (size_t)lo * sizeof(float));
-      memcpy(row + lo, x + (c * g->H + ih) * g->W + iw0 + lo, (size_t)(hi - lo) * sizeof(float));
-      memset(row + hi, 0, (size_t)(span - hi) * sizeof(float));
     }
   *pg = *g;
   pg->H = g->KH;
@@ -99,7 +113,7 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
   const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW, N = g->OH * g->OW;
   const ptrdiff_t reach = (g->KW - 1) * g->dw;
   ptrdiff_t toff[OV_MAX_TAP * OV_MAX_TAP], poff[OV_MAX_TAP * OV_MAX_TAP];
-  float patch[OV_MAX_PATCH];
+  float patch[OV_MAX_PATCH + 8];
   for (ptrdiff_t i = 0; i < g->KH; i++)
     for (ptrdiff_t j = 0; j < g->KW; j++) toff[i * g->KW + j] = i * g->dh * g->W + j * g->dw;
   // Pixel tiles outside, channel groups inside, re-reads all weights once
@@ -108,6 +122,7 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
   // stay put instead and the (small) input is re-read once per group.
   const ptrdiff_t input = (n1 - n0) * g->C * g->H * g->W / (N > 0 ? N : 1);
   const int groups_outer = M * K > OV_L2_WEIGHTS && input < M * K;
+  const int prefetch = g->C * g->H * g->W > BK_PREFETCH_IMAGE;
   for (ptrdiff_t m0 = 0; m0 < M; m0 += group) {
     for (ptrdiff_t n = n0; n < n1;) {
       const ptrdiff_t oh = n / g->OW, ow = n % g->OW;
@@ -129,6 +144,10 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
         tg = &pg;
         to = poff;
         xb = patch;
+      }
+      if (prefetch) {
+        const ptrdiff_t r0 = ih0 + (g->KH - 1) * g->dh + 1;
+        bk_prefetch_rows(x, g, r0, r0 + g->sh, iw0, iw0 + (np - 1) * g->sw + reach + 1);
       }
       const ptrdiff_t m1 = groups_outer ? m0 + group : M;
       for (ptrdiff_t m = m0; m < m1 && m < M; m += group)
