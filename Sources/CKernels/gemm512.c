@@ -19,6 +19,8 @@
 // in increasing k. Element (r, k) of A is at r*rs + k*ks.
 #define KC 256
 #define MR512 12
+// How many 32-column panels ahead a big B's rows are prefetched.
+#define PF_PANELS 4
 
 __attribute__((target("avx512f"), always_inline)) static inline void
 ukr512(const int mr, ptrdiff_t kc, const float *A, const ptrdiff_t rs,
@@ -90,6 +92,7 @@ bk_gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
         ptrdiff_t ldc, const float *bias, ptrdiff_t nbase,
         const BKEpilogue *ep) {
   float pack[KC * 32] __attribute__((aligned(64)));
+  const int prefetch = !g && K * ldb > BK_PREFETCH_IMAGE;
   for (ptrdiff_t n0 = 0; n0 < N; n0 += 32) {
     ptrdiff_t nr = N - n0 < 32 ? N - n0 : 32;
     const int full = nr == 32;
@@ -107,6 +110,11 @@ bk_gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
       else
         for (ptrdiff_t k = 0; k < kc; k++) {
           const float *src = B + (k0s + k) * ldb + n0;
+          // Each row of a big B is its own stream: fetch PF_PANELS ahead.
+          if (prefetch && n0 + PF_PANELS * 32 < N) {
+            __builtin_prefetch(src + PF_PANELS * 32, 0, 2);
+            __builtin_prefetch(src + PF_PANELS * 32 + 16, 0, 2);
+          }
           _mm512_store_ps(pack + k * 32, _mm512_maskz_loadu_ps(k0, src));
           _mm512_store_ps(pack + k * 32 + 16, _mm512_maskz_loadu_ps(k1, src + 16));
         }
