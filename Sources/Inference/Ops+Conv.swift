@@ -45,8 +45,12 @@ extension Operators {
     // whichever ISA a run asks for; each run checks its own. A 1x1 only on a
     // small map: over a large one the GEMM's panels are a plain copy and fill
     // every lane (64 -> 64 channels on 80x80: 0.49 ms against 0.52 here).
+    // Packed when any ISA this machine runs would take it: a layer the AVX-512
+    // direct kernel takes still runs here under BULLSEYE_ISA=avx2 (the stem,
+    // 3 -> 16 channels onto 320x320: 4.5 ms by GEMM).
     let outvecShape = !depthwise && wT == nil && (!pointwise || N <= outvecPointwiseMaxN)
-    let outvec: [Float]? = outvecShape && bk_conv_outvec_applies(KernelISA.best, mg, &geom) != 0
+    let outvecISAs = Set([KernelISA.best, min(KernelISA.best, Int32(BK_ISA_AVX2))])
+    let outvec: [Float]? = outvecShape && outvecISAs.contains { bk_conv_outvec_applies($0, mg, &geom) != 0 }
       ? w.constant.map { packOutvec($0.f, groups: group, rows: mg, K: K) } : nil
     let padFloats = outvec == nil ? 0 : bk_conv_outvec_workspace(&geom)
     if wT != nil {
