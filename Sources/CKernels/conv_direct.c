@@ -33,7 +33,7 @@ direct512h(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   const __m512i zero = _mm512_setzero_si512(), wlimit = _mm512_set1_epi32((int)g->W);
   const ptrdiff_t sw = g->sw, KH = g->KH, KW = g->KW;
-  const int prefetch = g->C * plane > BK_PREFETCH_IMAGE;
+  const int prefetch = g->C * plane > BK_PREFETCH_IMAGE, prefetch_y = MB * ldc > BK_PREFETCH_IMAGE;
   for (ptrdiff_t n = n0; n < n1;) {
     ptrdiff_t oh = n / g->OW, ow = n % g->OW;
     ptrdiff_t len = g->OW - ow < 16 ? g->OW - ow : 16;
@@ -59,6 +59,8 @@ direct512h(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
       const ptrdiff_t r0 = oh * g->sh - g->ph + (KH - 1) * g->dh + 1;
       bk_prefetch_rows(x, g, r0, r0 + g->sh, col0[0], col0[KW - 1] + (len - 1) * sw + 1);
     }
+    if (prefetch_y && n + 64 < n1)
+      for (int m = 0; m < MB; m++) __builtin_prefetch(y + m * ldc + n + 64, 1, 2);
     __m512 acc[24];
     _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
       acc[m] = _mm512_set1_ps(bias ? bias[m] : 0.0f);

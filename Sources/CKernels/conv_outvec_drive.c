@@ -15,6 +15,8 @@
 #define OV_MAX_PAD ((ptrdiff_t)1 << 19)
 // Weights past this many floats (512 KiB, half of L2) are not re-read per tile.
 #define OV_L2_WEIGHTS ((ptrdiff_t)1 << 17)
+// How many pixels ahead a big output's channel rows are prefetched.
+#define OV_PF_Y 48
 // A border tile's patch (all channels, KH rows, the tile's span), on the stack.
 #define OV_MAX_PATCH 8192
 
@@ -122,7 +124,7 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
   // stay put instead and the (small) input is re-read once per group.
   const ptrdiff_t input = (n1 - n0) * g->C * g->H * g->W / (N > 0 ? N : 1);
   const int groups_outer = M * K > OV_L2_WEIGHTS && input < M * K;
-  const int prefetch = g->C * g->H * g->W > BK_PREFETCH_IMAGE;
+  const int prefetch = g->C * g->H * g->W > BK_PREFETCH_IMAGE, prefetch_y = M * ldc > BK_PREFETCH_IMAGE;
   for (ptrdiff_t m0 = 0; m0 < M; m0 += group) {
     for (ptrdiff_t n = n0; n < n1;) {
       const ptrdiff_t oh = n / g->OW, ow = n % g->OW;
@@ -149,6 +151,10 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
         const ptrdiff_t r0 = ih0 + (g->KH - 1) * g->dh + 1;
         bk_prefetch_rows(x, g, r0, r0 + g->sh, iw0, iw0 + (np - 1) * g->sw + reach + 1);
       }
+      // Each channel row of a big output, a few tiles ahead, for writing.
+      if (prefetch_y && n + OV_PF_Y < n1)
+        for (ptrdiff_t m = m0; m < (groups_outer ? m0 + group : M) && m < M; m++)
+          __builtin_prefetch(y + m * ldc + n + OV_PF_Y, 1, 2);
       const ptrdiff_t m1 = groups_outer ? m0 + group : M;
       for (ptrdiff_t m = m0; m < m1 && m < M; m += group)
         tile(M, m, np, tg, Ap + m * K, K, to, xb, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);

@@ -69,6 +69,8 @@ bk_gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
         ptrdiff_t ldc, const float *bias, ptrdiff_t nbase,
         const BKEpilogue *ep) {
   float pack[KC * 16] __attribute__((aligned(32)));
+  // As bk_gemm512: a big B's rows and C's rows prefetched PF_COLS ahead.
+  const int prefetch = !g && K * ldb > BK_PREFETCH_IMAGE, prefetch_c = M * ldc > BK_PREFETCH_IMAGE;
   for (ptrdiff_t n0 = 0; n0 < N; n0 += 16) {
     ptrdiff_t nr = N - n0 < 16 ? N - n0 : 16;
     const int full = nr == 16;
@@ -84,9 +86,12 @@ bk_gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
       else
         for (ptrdiff_t k = 0; k < kc; k++) {
           const float *src = B + (k0s + k) * ldb + n0;
+          if (prefetch && n0 + PF_COLS < N) __builtin_prefetch(src + PF_COLS, 0, 2);
           _mm256_store_ps(pack + k * 16, _mm256_maskload_ps(src, k0));
           _mm256_store_ps(pack + k * 16 + 8, _mm256_maskload_ps(src + 8, k1));
         }
+      if (prefetch_c && k0s == 0 && n0 + PF_COLS < N)
+        for (ptrdiff_t m = 0; m < M; m++) __builtin_prefetch(C + m * ldc + n0 + PF_COLS, 1, 2);
       int first = k0s == 0;
       const BKEpilogue *last = k0s + kc == K ? ep : NULL;
       for (ptrdiff_t m0 = 0; m0 < M; m0 += MR256) {

@@ -19,7 +19,9 @@
 // in increasing k. Element (r, k) of A is at r*rs + k*ks.
 #define KC 256
 #define MR512 12
-// How many 32-column panels ahead a big B's rows are prefetched.
+// How many 32-column panels ahead a big B's rows and C's rows are
+// prefetched (C's for writing: a store to a line not in cache waits for the
+// line; 32 -> 32 channels 1x1 on 160x160: 1.00 -> 0.74 ms).
 #define PF_PANELS 4
 
 __attribute__((target("avx512f"), always_inline)) static inline void
@@ -92,7 +94,7 @@ bk_gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
         ptrdiff_t ldc, const float *bias, ptrdiff_t nbase,
         const BKEpilogue *ep) {
   float pack[KC * 32] __attribute__((aligned(64)));
-  const int prefetch = !g && K * ldb > BK_PREFETCH_IMAGE;
+  const int prefetch = !g && K * ldb > BK_PREFETCH_IMAGE, prefetch_c = M * ldc > BK_PREFETCH_IMAGE;
   for (ptrdiff_t n0 = 0; n0 < N; n0 += 32) {
     ptrdiff_t nr = N - n0 < 32 ? N - n0 : 32;
     const int full = nr == 32;
@@ -117,6 +119,11 @@ bk_gemm512(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
           }
           _mm512_store_ps(pack + k * 32, _mm512_maskz_loadu_ps(k0, src));
           _mm512_store_ps(pack + k * 32 + 16, _mm512_maskz_loadu_ps(k1, src + 16));
+        }
+      if (prefetch_c && k0s == 0 && n0 + PF_PANELS * 32 < N)
+        for (ptrdiff_t m = 0; m < M; m++) {
+          __builtin_prefetch(C + m * ldc + n0 + PF_PANELS * 32, 1, 2);
+          __builtin_prefetch(C + m * ldc + n0 + PF_PANELS * 32 + 16, 1, 2);
         }
       int first = k0s == 0;
       const BKEpilogue *last = k0s + kc == K ? ep : NULL;

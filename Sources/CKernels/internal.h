@@ -22,6 +22,9 @@ __attribute__((target("avx2,fma"))) static inline __m256i lane_mask(ptrdiff_t n)
 /// 2.7 ms with it, 3.5 without).
 #define BK_PREFETCH_IMAGE ((ptrdiff_t)1 << 18)
 
+/// How far ahead along a row the GEMMs prefetch a big B and C (512 bytes).
+#define PF_COLS 128
+
 /// Prefetches into L2 columns [c0, c1) of input rows [r0, r1) of every
 /// channel of g's image x (rows past the image are skipped): what the tile
 /// at the same columns one output row further down will add.
