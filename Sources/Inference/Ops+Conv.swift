@@ -38,9 +38,15 @@ extension Operators {
     // SIMD across output channels instead of across one output pixel.
     let wT: [Float]? = pointwise && group == 1 && N == 1
       ? w.constant.map { packVecMat(transposed($0, rows: m, cols: K), K: K, N: m) } : nil
-    var geom = BKConvGeom(
-      C: cg, H: H, W: W, KH: g.k.0, KW: g.k.1, sh: g.s.0, sw: g.s.1, ph: g.p.0, pw: g.p.1,
-      dh: g.d.0, dw: g.d.1, OH: OH, OW: OW)
+    // A 1x1 convolution reads its map as one row of N pixels: the outvec
+    // tiles then run 12 pixels wide across row ends instead of a row's 7
+    // (MobileNet's pointwise layers on 14x14 and 7x7), and each reads the
+    // weights fewer times. Same pixels, same order of FMAs per output.
+    var geom = pointwise
+      ? BKConvGeom(C: cg, H: 1, W: N, KH: 1, KW: 1, sh: 1, sw: 1, ph: 0, pw: 0, dh: 1, dw: 1, OH: 1, OW: N)
+      : BKConvGeom(
+        C: cg, H: H, W: W, KH: g.k.0, KW: g.k.1, sh: g.s.0, sw: g.s.1, ph: g.p.0, pw: g.p.1,
+        dh: g.d.0, dw: g.d.1, OH: OH, OW: OW)
     // Channels across the lanes (conv_outvec.c): the weights are packed now for
     // whichever ISA a run asks for; each run checks its own. A 1x1 only on a
     // small map: over a large one the GEMM's panels are a plain copy and fill
