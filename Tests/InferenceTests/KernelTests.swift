@@ -103,6 +103,27 @@ struct KernelTests {
     #expect(counts.allSatisfy { $0 == 20 })
   }
 
+  /// Back-to-back regions of changing size and thread count, most too small
+  /// for a worker to reach before the caller has claimed its chunk too: each
+  /// index still runs exactly once, and a worker late for one region never
+  /// runs a chunk of the next.
+  @Test func poolRegionsWithLateWorkersCoverEveryIndexOnce() {
+    var rng = SplitMix64(seed: 11)
+    let counts = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 300)
+    defer { counts.deallocate() }
+    let base = UncheckedPointer(counts.baseAddress!)
+    var wrong = 0
+    for _ in 0..<20_000 {
+      let n = 1 + Int(rng.next() % 300), threads = 1 + Int(rng.next() % 4)
+      counts.initialize(repeating: 0)
+      parallelFor(n, threads: threads) { lo, hi in
+        for i in lo..<hi { base.value[i] += 1 }
+      }
+      wrong += counts[0..<n].filter { $0 != 1 }.count
+    }
+    #expect(wrong == 0)
+  }
+
   @Test func gemmThreadSplitsAreExact() {
     var rng = SplitMix64(seed: 7)
     let (m, n, k) = (24, 300, 70)
