@@ -59,8 +59,7 @@ direct512h(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
       const ptrdiff_t r0 = oh * g->sh - g->ph + (KH - 1) * g->dh + 1;
       bk_prefetch_rows(x, g, r0, r0 + g->sh, col0[0], col0[KW - 1] + (len - 1) * sw + 1);
     }
-    if (prefetch_y && n + 64 < n1)
-      for (int m = 0; m < MB; m++) __builtin_prefetch(y + m * ldc + n + 64, 1, 2);
+    if (prefetch_y && n + 64 < n1) bk_prefetch_out(y, ldc, MB, n + 64, 1);
     __m512 acc[24];
     _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
       acc[m] = _mm512_set1_ps(bias ? bias[m] : 0.0f);

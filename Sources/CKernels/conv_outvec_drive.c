@@ -151,12 +151,10 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
         const ptrdiff_t r0 = ih0 + (g->KH - 1) * g->dh + 1;
         bk_prefetch_rows(x, g, r0, r0 + g->sh, iw0, iw0 + (np - 1) * g->sw + reach + 1);
       }
-      // Each channel row of a big output, a few tiles ahead, for writing.
-      if (prefetch_y && n + OV_PF_Y < n1)
-        for (ptrdiff_t m = m0; m < (groups_outer ? m0 + group : M) && m < M; m++)
-          __builtin_prefetch(y + m * ldc + n + OV_PF_Y, 1, 2);
-      const ptrdiff_t m1 = groups_outer ? m0 + group : M;
-      for (ptrdiff_t m = m0; m < m1 && m < M; m += group)
+      const ptrdiff_t m1 = groups_outer && m0 + group < M ? m0 + group : M;
+      // The channel rows this pass writes, a few tiles ahead.
+      if (prefetch_y && n + OV_PF_Y < n1) bk_prefetch_out(y + m0 * ldc, ldc, m1 - m0, n + OV_PF_Y, 1);
+      for (ptrdiff_t m = m0; m < m1; m += group)
         tile(M, m, np, tg, Ap + m * K, K, to, xb, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);
       n += np;
     }

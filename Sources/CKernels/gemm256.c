@@ -90,8 +90,7 @@ bk_gemm256(ptrdiff_t M, ptrdiff_t N, ptrdiff_t K, const float *A, ptrdiff_t lda,
           _mm256_store_ps(pack + k * 16, _mm256_maskload_ps(src, k0));
           _mm256_store_ps(pack + k * 16 + 8, _mm256_maskload_ps(src + 8, k1));
         }
-      if (prefetch_c && k0s == 0 && n0 + PF_COLS < N)
-        for (ptrdiff_t m = 0; m < M; m++) __builtin_prefetch(C + m * ldc + n0 + PF_COLS, 1, 2);
+      if (prefetch_c && k0s == 0 && n0 + PF_COLS < N) bk_prefetch_out(C, ldc, M, n0 + PF_COLS, 1);
       int first = k0s == 0;
       const BKEpilogue *last = k0s + kc == K ? ep : NULL;
       for (ptrdiff_t m0 = 0; m0 < M; m0 += MR256) {

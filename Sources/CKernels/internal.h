@@ -22,8 +22,19 @@ __attribute__((target("avx2,fma"))) static inline __m256i lane_mask(ptrdiff_t n)
 /// 2.7 ms with it, 3.5 without).
 #define BK_PREFETCH_IMAGE ((ptrdiff_t)1 << 18)
 
-/// How far ahead along a row the GEMMs prefetch a big B and C (512 bytes).
+/// How far ahead along a row the GEMMs prefetch a big B and C (512 bytes;
+/// four AVX-512 panels).
 #define PF_COLS 128
+
+/// Prefetches for writing `lines` cache lines from column `col` of each of
+/// `rows` rows of y (row stride ldc). A store to a line not in cache waits
+/// for it, and an NCHW output is one stream per channel, more than the
+/// hardware prefetcher follows (32 -> 32 channels 1x1 on 160x160 by GEMM:
+/// 1.00 -> 0.74 ms).
+static inline void bk_prefetch_out(const float *y, ptrdiff_t ldc, ptrdiff_t rows, ptrdiff_t col, int lines) {
+  for (ptrdiff_t m = 0; m < rows; m++)
+    for (int l = 0; l < lines; l++) __builtin_prefetch(y + m * ldc + col + 16 * l, 1, 2);
+}
 
 /// Prefetches into L2 columns [c0, c1) of input rows [r0, r1) of every
 /// channel of g's image x (rows past the image are skipped): what the tile

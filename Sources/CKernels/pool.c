@@ -11,14 +11,14 @@
 // t, and callers only split independent outputs, so results never depend on
 // which thread ran what.
 //
-// Each thread owns CHUNKS consecutive chunks and claims them in order; done
-// with its own, it claims what is left of the others' from their far end. On
-// a VM whose other vCPU a neighbour is using, a worker can wake late; its
-// unstarted chunk is then run by the caller instead of waited for (YOLO11n
-// 320 on 2 threads beside a 50 %-duty neighbour on the second vCPU: 17.0 ->
-// 16.4 ms). Unhindered, each thread runs its own contiguous share, as a static
-// split would, at the same cost; finer chunks (4 a thread) let a caller take
-// over more of a stalled worker but cost MobileNetV3-small 7 % unhindered.
+// Chunk k belongs to thread k, but runs on whoever claims it first: a thread
+// done with its own chunk claims the others' that have not started. On a VM
+// whose other vCPU a neighbour is using, a worker can wake late; its chunk is
+// then run by the caller instead of waited for (YOLO11n 320 on 2 threads
+// beside a 50 %-duty neighbour on the second vCPU: 17.0 -> 16.4 ms).
+// Unhindered, each thread runs its own share at the same cost as before;
+// four smaller chunks a thread would let the caller take over more of a
+// stalled worker, but cost MobileNetV3-small 7 % unhindered.
 #include "CKernels.h"
 
 #include <immintrin.h>
@@ -37,15 +37,12 @@
 static pthread_mutex_t region = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t sleep_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t sleep_cv = PTHREAD_COND_INITIALIZER;
-// Chunks each thread owns (see above).
-#define CHUNKS 1
-
 static atomic_ulong generation;
 // claimed[k]: the last region (generation) in which chunk k was claimed, each
-// on its own cache line, so a thread claiming its own chunks stays in its cache.
+// on its own cache line, so a thread claiming its own chunk stays in its cache.
 static struct {
   _Alignas(64) atomic_ulong g;
-} claimed[(MAX_WORKERS + 1) * CHUNKS];
+} claimed[MAX_WORKERS + 1];
 // Chunks the workers have finished in the current region (each adds its count
 // once, after its last claim).
 static _Alignas(64) atomic_long done;
@@ -57,11 +54,11 @@ static int workers; // guarded by `region`
 static BKTask task_fn;
 static void *task_ctx;
 static ptrdiff_t task_n;
-static int task_t, task_chunks;
+static int task_t;
 static int marked; // chunks ever used; those past a region's count are marked claimed
 
 static void run_chunk(int k) {
-  ptrdiff_t lo = task_n * k / task_chunks, hi = task_n * (k + 1) / task_chunks;
+  ptrdiff_t lo = task_n * k / task_t, hi = task_n * (k + 1) / task_t;
   if (hi > lo) task_fn(task_ctx, lo, hi);
 }
 
@@ -78,18 +75,16 @@ static int claim(int k, unsigned long g) {
   return 0;
 }
 
-/// Thread `id`'s part of region g: its own chunks in order, then the others'
-/// from their far ends. Returns how many chunks it ran.
+/// Thread `id`'s part of region g: its own chunk, then every other chunk not
+/// yet claimed. Returns how many chunks it ran.
 static long run_share(int id, unsigned long g) {
-  const int t = task_t, c = task_chunks;
+  const int t = task_t;
   long ran = 0;
-  const int lo = c * id / t, hi = c * (id + 1) / t;
-  int k = lo;
-  for (; k < hi && claim(k, g); k++, ran++) run_chunk(k);
-  for (int j = 1; j < t; j++) {
-    const int o = (id + j) % t, olo = c * o / t;
-    for (int q = c * (o + 1) / t - 1; q >= olo && claim(q, g); q--, ran++) run_chunk(q);
-  }
+  for (int j = 0; j < t; j++)
+    if (claim((id + j) % t, g)) {
+      run_chunk((id + j) % t);
+      ran++;
+    }
   return ran;
 }
 
@@ -152,19 +147,17 @@ void bk_parallel_for(int threads, ptrdiff_t n, BKTask fn, void *ctx) {
     workers++;
   }
   if (t > workers + 1) t = workers + 1;
-  const int chunks = n < (ptrdiff_t)t * CHUNKS ? (int)n : t * CHUNKS;
   // Chunks this region does not use are marked claimed by it; chunks used for
   // the first time start at the previous region, which a late worker of that
   // region (or an older one) cannot claim but this region can.
   const unsigned long g = atomic_load(&generation) + 1;
-  for (int k = chunks; k < marked; k++) atomic_store_explicit(&claimed[k].g, g, memory_order_relaxed);
-  for (int k = marked; k < chunks; k++) atomic_store_explicit(&claimed[k].g, g - 1, memory_order_relaxed);
-  if (chunks > marked) marked = chunks;
+  for (int k = t; k < marked; k++) atomic_store_explicit(&claimed[k].g, g, memory_order_relaxed);
+  for (int k = marked; k < t; k++) atomic_store_explicit(&claimed[k].g, g - 1, memory_order_relaxed);
+  if (t > marked) marked = t;
   task_fn = fn;
   task_ctx = ctx;
   task_n = n;
   task_t = t;
-  task_chunks = chunks;
   atomic_store_explicit(&done, 0, memory_order_relaxed);
   atomic_fetch_add(&generation, 1); // seq_cst: publishes the above; pairs with the sleepers check
   if (atomic_load(&sleepers) > 0) {
@@ -173,7 +166,7 @@ void bk_parallel_for(int threads, ptrdiff_t n, BKTask fn, void *ctx) {
     pthread_mutex_unlock(&sleep_mu);
   }
   const long mine = run_share(0, g);
-  while (atomic_load_explicit(&done, memory_order_acquire) + mine < chunks) {
+  while (atomic_load_explicit(&done, memory_order_acquire) + mine < t) {
   }
   pthread_mutex_unlock(&region);
 }
