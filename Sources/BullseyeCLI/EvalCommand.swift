@@ -102,6 +102,11 @@ struct EvalArchery: ParsableCommand {
   var pairAccept: Double?
   @Option(name: .customLong("gate-accept"), parsing: .unconditional, help: "With a gated refiner (a 'window' output): the window probability its peaks need (default: the shipped setting).")
   var gateAccept: Double?
+  @Option(name: .customLong("zoom-share"), parsing: .unconditional,
+          help: "The detector's closer look at a small face: taken when the region is at most this share of the photo's side; 0 takes none (default: the profile's: best 0.75, the apps none).")
+  var zoomShare: Double?
+  @Option(name: .customLong("zoom-margin"), parsing: .unconditional, help: "The closer look's region: the face box times this (default: 1.3).")
+  var zoomMargin: Double?
   /// Removed experiments: accepted only to name what replaced them.
   @Option(parsing: .unconditional, help: .hidden) var views: String?
   @Option(name: .customLong("pair-verifier"), help: .hidden) var pairVerifier: String?
@@ -125,6 +130,12 @@ struct EvalArchery: ParsableCommand {
       throw ValidationError("--detector truth cannot go with --model \(model): a perfect detector reads no model")
     }
     try checkLineMM(lineMM)
+    if let zoomShare, !(zoomShare.isFinite && (0...1).contains(zoomShare)) {
+      throw ValidationError("--zoom-share \(zoomShare) is out of range: expected 0...1")
+    }
+    if let zoomMargin, !(zoomMargin.isFinite && (1...4).contains(zoomMargin)) {
+      throw ValidationError("--zoom-margin \(zoomMargin) is out of range: expected 1...4")
+    }
     for (value, flag, range, _) in overrides {
       if let value, !(value.isFinite && range.contains(value)) {
         throw ValidationError("\(flag) \(value) is out of range: expected \(range.lowerBound)...\(range.upperBound)")
@@ -149,6 +160,14 @@ struct EvalArchery: ParsableCommand {
      (pairAccept, "--pair-accept", 0...2, \.pairAccept), (trustPx, "--trust-px", 0...64, \.trustInputPx)]
   }
 
+  /// The closer look the flags ask for, else the profile's.
+  var zoomOverride: ArcheryEvaluator.ZoomOverride {
+    guard zoomShare != nil || zoomMargin != nil else { return .profile }
+    if zoomShare == 0 { return .set(nil) }
+    let base = ZoomSettings.shipped
+    return .set(ZoomSettings(margin: zoomMargin ?? base.margin, maximumShare: zoomShare ?? base.maximumShare))
+  }
+
   func run() throws {
     let set = impacts, box = impactBox
     var settings = RefinerSettings.shipped
@@ -164,7 +183,7 @@ struct EvalArchery: ParsableCommand {
     do {
       e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile.rawValue, width: size.width, height: size.height,
                                     face: face.face.id, lineMM: lineMM, impacts: set, truthBox: box, refiner: refiner, refinerSettings: settings,
-                                    style: style, photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
+                                    style: style, zoom: zoomOverride, photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
     if json {

@@ -109,10 +109,13 @@ public struct ArrowFailure: Sendable, Hashable {
 /// the rest nine other faces: `Dataset`'s list);
 /// `lineMM` is the line width the target fit expects (the photos print 1.6 mm).
 public enum ArcheryEvaluator {
+  /// The closer look the evaluation runs with: the profile's, or one set (nil: none).
+  public enum ZoomOverride: Sendable { case profile, set(ZoomSettings?) }
+
   public static func run(images: Int, seed: UInt64, model: String, profile: String, width: Int, height: Int,
                          face faceName: String = "10_zone", lineMM: Double = Face.printedLineMM,
                          impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
-                         refinerSettings: RefinerSettings = .shipped, style: ArcheryStyle = .classic,
+                         refinerSettings: RefinerSettings = .shipped, style: ArcheryStyle = .classic, zoom: ZoomOverride = .profile,
                          photo: ((Int, RGBA8Image) throws -> Void)? = nil) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
     var errors: [Double] = [], inputErrors: [Double] = [], errorsMM: [Double] = []
@@ -120,7 +123,8 @@ public enum ArcheryEvaluator {
     var extras = ArcheryEvaluation.Extras()
     var paired = 0, pairedMatched = 0
     let face = try FaceCatalog.face(named: faceName)
-    let prof = try PlatformProfile.named(profile)
+    var prof = try PlatformProfile.named(profile)
+    if case .set(let z) = zoom { prof.zoom = z }
     // Read and plan the model once for all photos ("truth": no model).
     let loaded = model == "truth" ? nil : try InferenceModel(contentsOf: model)
     let second = try refiner.map { try ArrowRefiner(contentsOf: $0, settings: refinerSettings) }

@@ -48,11 +48,18 @@ public enum ArcheryPipeline {
     let mapping = r.profile.mapping(width: r.image.width, height: r.image.height)
     var failure: String?
     var candidates: [RawBox] = []
-    do { candidates = try detect(r) } catch { failure = error_(error) }
+    var model: (InferenceModel, String)?
+    do { (candidates, model) = try detect(r) } catch { failure = error_(error) }
     // With a refiner the detector proposes at the refiner's lower threshold; faces keep the profile's.
-    let settings = DetectionSettings(confidenceThreshold: r.refiner?.settings.candidateConfidence ?? r.profile.confidence,
-                                     nms: r.profile.nms, iouThreshold: r.profile.iou, mapping: mapping)
+    let confidence = r.refiner?.settings.candidateConfidence ?? r.profile.confidence
+    let settings = DetectionSettings(confidenceThreshold: confidence, nms: r.profile.nms, iouThreshold: r.profile.iou, mapping: mapping)
     var det = DetectionStage.run(candidates, settings: settings)
+    // A small face gets a closer look (the face found at the profile's confidence); its arrows replace the first look's.
+    if let (m, name) = model, let face = det.targets.first(where: { $0.confidence >= r.profile.confidence }) {
+      do {
+        if let near = try closerLook(r, face: face.box, model: m, name: name, confidence: confidence) { det.arrows = near }
+      } catch { throw PipelineError("\(error)") }
+    }
     if let refiner = r.refiner {
       det.targets = det.targets.filter { $0.confidence >= r.profile.confidence }
       do { det.arrows = try ArrowRefinement.run(det.arrows, image: r.image, refiner: refiner, threads: r.threads) } catch { throw PipelineError("\(error)") }
@@ -152,13 +159,16 @@ public enum ArcheryPipeline {
   static func error_(_ e: Error) -> String { String(describing: e) }
 
   /// Stage 1: candidates from the injected source or the model.
-  static func detect(_ r: RunRequest) throws -> [RawBox] {
+  /// Also hands back the model it ran, for the closer look.
+  static func detect(_ r: RunRequest) throws -> ([RawBox], (InferenceModel, String)?) {
     switch r.detector {
-    case .none, .face: return []
-    case .boxes(let b): return b
-    case .tensor(let values, let shape): return try decodeOutput(values, shape: shape, layout: r.profile.layout)
-    case .model(let path): return try run(try InferenceModel(contentsOf: path), name: path, r)
-    case .loaded(let model, let name): return try run(model, name: name, r)
+    case .none, .face: return ([], nil)
+    case .boxes(let b): return (b, nil)
+    case .tensor(let values, let shape): return (try decodeOutput(values, shape: shape, layout: r.profile.layout), nil)
+    case .model(let path):
+      let model = try InferenceModel(contentsOf: path)
+      return (try run(model, name: path, image: r.image, r), (model, path))
+    case .loaded(let model, let name): return (try run(model, name: name, image: r.image, r), (model, name))
     }
   }
 
@@ -175,13 +185,13 @@ public enum ArcheryPipeline {
     }
   }
 
-  static func run(_ model: InferenceModel, name: String, _ r: RunRequest) throws -> [RawBox] {
+  static func run(_ model: InferenceModel, name: String, image: RGBA8Image, _ r: RunRequest) throws -> [RawBox] {
     guard let input = model.inputs.first, let output = model.outputs.first else {
       throw PipelineError("model '\(name)' has no inputs or outputs: expected one image input and one output")
     }
     let side = r.profile.inputSize
     let planes = r.profile.preprocess == "letterbox"
-      ? try ModelInput.letterbox(r.image, side: side).planes : try ModelInput.stretch(r.image, side: side)
+      ? try ModelInput.letterbox(image, side: side).planes : try ModelInput.stretch(image, side: side)
     let tensor = try Tensor(shape: [1, 3, side, side], scalars: planes)
     let out = try model.run([input.name: tensor], threads: r.threads)
     guard let o = out[output.name] else { throw PipelineError("model '\(name)' produced no '\(output.name)'") }

@@ -25,6 +25,9 @@ public struct PlatformProfile: Sendable, Hashable {
   /// What happens to impacts well outside the face (more than one ring width
   /// beyond the outermost ring of every spot): the apps keep and score them.
   public var outside: OutsideImpacts
+  /// A second, closer look of the detector at a face that fills little of the
+  /// photo (nil: one look, as the apps take).
+  public var zoom: ZoomSettings? = nil
 
   /// The table.
   public static let all: [PlatformProfile] = [
@@ -35,10 +38,11 @@ public struct PlatformProfile: Sendable, Hashable {
                     nms: .greedySorted, iou: 0.50, ids: .int, drag: .delta, layout: .ultralytics,
                     coordinates: .keepCoordinates, refine: false, outside: .keep),
     // Not an app: the most accurate configuration that ships (refiner on, Android's
-    // NMS and letterbox, the drag that keeps overshoot, coordinates kept, off-face boxes dropped).
+    // NMS and letterbox, the drag that keeps overshoot, coordinates kept, off-face boxes dropped,
+    // a closer look at a small face).
     PlatformProfile(name: "best", preprocess: "letterbox", roundedPadding: true, inputSize: 640, confidence: 0.35,
                     nms: .greedySorted, iou: 0.50, ids: .int, drag: .startPlusTranslation, layout: .ultralytics,
-                    coordinates: .keepCoordinates, refine: true, outside: .drop),
+                    coordinates: .keepCoordinates, refine: true, outside: .drop, zoom: .shipped),
   ]
 
   /// Looks a profile up by name.
