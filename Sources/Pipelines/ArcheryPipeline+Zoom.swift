@@ -54,9 +54,9 @@ extension ArcheryPipeline {
   }
 
   /// The arrows of the closer look at the face box `face`, in the whole
-  /// photo's pixels; nil when the profile takes none or the face already fills
+  /// photo's pixels, and the region it read; nil when the profile takes none or the face already fills
   /// the photo.
-  static func closerLook(_ r: RunRequest, face: PixelBox, model: InferenceModel, name: String, confidence: Double) throws -> [Detection]? {
+  static func closerLook(_ r: RunRequest, face: PixelBox, model: InferenceModel, name: String, confidence: Double) throws -> (arrows: [Detection], region: PixelRegion)? {
     guard let z = r.profile.zoom,
           let region = zoomRegion(face: face, imageWidth: r.image.width, imageHeight: r.image.height, input: r.profile.inputSize, settings: z)
     else { return nil }
@@ -65,11 +65,11 @@ extension ArcheryPipeline {
                               mapping: r.profile.mapping(width: region.width, height: region.height))
     let near = DetectionStage.run(try run(model, name: name, image: crop, r), settings: s)
     let dx = Double(region.x), dy = Double(region.y)
-    return near.arrows.map { d in
+    return (near.arrows.map { d in
       var m = d
       m.box.x += dx; m.box.y += dy
       m.centerX = Float(Double(d.centerX) + dx); m.centerY = Float(Double(d.centerY) + dy)
       return m
-    }
+    }, region)
   }
 }

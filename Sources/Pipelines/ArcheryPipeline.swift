@@ -39,6 +39,8 @@ public struct RunResult: Sendable {
   /// The photo shows no target face (the error says why): a finding about the
   /// picture, where other errors are failures of the run.
   public let noTarget: Bool
+  /// The photo region the detector looked at again (`PlatformProfile.zoom`); nil: one look.
+  let closerLook: PixelRegion?
 }
 
 /// The archery pipeline's entry point: detect → NMS → flip → locate → score →
@@ -54,10 +56,14 @@ public enum ArcheryPipeline {
     let confidence = r.refiner?.settings.candidateConfidence ?? r.profile.confidence
     let settings = DetectionSettings(confidenceThreshold: confidence, nms: r.profile.nms, iouThreshold: r.profile.iou, mapping: mapping)
     var det = DetectionStage.run(candidates, settings: settings)
+    var closer: PixelRegion?
     // A small face gets a closer look (the face found at the profile's confidence); its arrows replace the first look's.
     if let (m, name) = model, let face = det.targets.first(where: { $0.confidence >= r.profile.confidence }) {
       do {
-        if let near = try closerLook(r, face: face.box, model: m, name: name, confidence: confidence) { det.arrows = near }
+        if let near = try closerLook(r, face: face.box, model: m, name: name, confidence: confidence) {
+          det.arrows = near.arrows
+          closer = near.region
+        }
       } catch { throw PipelineError("\(error)") }
     }
     if let refiner = r.refiner {
@@ -153,7 +159,7 @@ public enum ArcheryPipeline {
     }
     return RunResult(request: r, candidates: candidates.count, aboveThreshold: det.aboveThreshold, suppressed: det.suppressed,
                      target: target, detections: detections, adjustment: adj, confirmed: adj.confirmed,
-                     persisted: persisted, error: failure, noTarget: noTarget)
+                     persisted: persisted, error: failure, noTarget: noTarget, closerLook: closer)
   }
 
   static func error_(_ e: Error) -> String { String(describing: e) }

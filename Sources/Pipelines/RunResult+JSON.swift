@@ -37,6 +37,12 @@ extension RunResult {
     } else {
       out["target"] = .null
     }
+    if p.zoom != nil {
+      // Under a profile with a closer look: the region it read, or null when the face filled the photo.
+      out["closer_look"] = closerLook.map { c in
+        .object(["x": .int(c.x), "y": .int(c.y), "width": .int(c.width), "height": .int(c.height)])
+      } ?? .null
+    }
     out["detections"] = .array(detections.map { d in
       var o: [String: JSONValue] = [
         "id": .string(d.id), "pixel_x": .double(Double(d.pixelX)), "pixel_y": .double(Double(d.pixelY)),
