@@ -37,7 +37,7 @@ extension ArcheryPipeline {
   /// would not be closer than `maximumShare` of the photo.
   static func zoomRegion(face: PixelBox, imageWidth: Int, imageHeight: Int, input: Int, settings z: ZoomSettings) -> PixelRegion? {
     let W = Double(imageWidth), H = Double(imageHeight)
-    guard face.width > 0, face.height > 0, W >= 1, H >= 1 else { return nil }
+    guard face.width > 0, face.height > 0 else { return nil }
     let aspect = W / H
     var w = max(face.width * z.margin, face.height * z.margin * aspect)
     var h = w / aspect
@@ -56,14 +56,13 @@ extension ArcheryPipeline {
   /// The arrows of the closer look at the face box `face`, in the whole
   /// photo's pixels, and the region it read; nil when the profile takes none or the face already fills
   /// the photo.
-  static func closerLook(_ r: RunRequest, face: PixelBox, model: InferenceModel, name: String, confidence: Double) throws -> (arrows: [Detection], region: PixelRegion)? {
+  static func closerLook(_ r: RunRequest, face: PixelBox, model: InferenceModel, name: String) throws -> (arrows: [Detection], region: PixelRegion)? {
     guard let z = r.profile.zoom,
           let region = zoomRegion(face: face, imageWidth: r.image.width, imageHeight: r.image.height, input: r.profile.inputSize, settings: z)
     else { return nil }
     let crop = try r.image.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
-    let s = DetectionSettings(confidenceThreshold: confidence, nms: r.profile.nms, iouThreshold: r.profile.iou,
-                              mapping: r.profile.mapping(width: region.width, height: region.height))
-    let near = DetectionStage.run(try run(model, name: name, image: crop, r), settings: s)
+    let near = DetectionStage.run(try run(model, name: name, image: crop, r),
+                                  settings: detectionSettings(r, mapping: r.profile.mapping(width: region.width, height: region.height)))
     let dx = Double(region.x), dy = Double(region.y)
     return (near.arrows.map { d in
       var m = d

@@ -52,15 +52,12 @@ public enum ArcheryPipeline {
     var candidates: [RawBox] = []
     var model: (InferenceModel, String)?
     do { (candidates, model) = try detect(r) } catch { failure = error_(error) }
-    // With a refiner the detector proposes at the refiner's lower threshold; faces keep the profile's.
-    let confidence = r.refiner?.settings.candidateConfidence ?? r.profile.confidence
-    let settings = DetectionSettings(confidenceThreshold: confidence, nms: r.profile.nms, iouThreshold: r.profile.iou, mapping: mapping)
-    var det = DetectionStage.run(candidates, settings: settings)
+    var det = DetectionStage.run(candidates, settings: detectionSettings(r, mapping: mapping))
     var closer: PixelRegion?
     // A small face gets a closer look (the face found at the profile's confidence); its arrows replace the first look's.
     if let (m, name) = model, let face = det.targets.first(where: { $0.confidence >= r.profile.confidence }) {
       do {
-        if let near = try closerLook(r, face: face.box, model: m, name: name, confidence: confidence) {
+        if let near = try closerLook(r, face: face.box, model: m, name: name) {
           det.arrows = near.arrows
           closer = near.region
         }
@@ -163,6 +160,13 @@ public enum ArcheryPipeline {
   }
 
   static func error_(_ e: Error) -> String { String(describing: e) }
+
+  /// Threshold and NMS for boxes mapped back through `mapping`. With a refiner
+  /// the detector proposes at the refiner's lower threshold (faces keep the profile's, later).
+  static func detectionSettings(_ r: RunRequest, mapping: InputMapping) -> DetectionSettings {
+    DetectionSettings(confidenceThreshold: r.refiner?.settings.candidateConfidence ?? r.profile.confidence,
+                      nms: r.profile.nms, iouThreshold: r.profile.iou, mapping: mapping)
+  }
 
   /// Stage 1: candidates from the injected source or the model.
   /// Also hands back the model it ran, for the closer look.

@@ -61,7 +61,7 @@ struct ZoomTests {
     let face = PixelBox(x: Double(ox), y: Double(oy), width: 640, height: 480)
     let whole = RunRequest(image: photo, profile: profile, face: try FaceCatalog.face(named: "10_zone"), detector: .loaded(model, name: "d"),
                            expectedArrows: 5)
-    let look = try #require(try ArcheryPipeline.closerLook(whole, face: face, model: model, name: "d", confidence: 0.35))
+    let look = try #require(try ArcheryPipeline.closerLook(whole, face: face, model: model, name: "d"))
     #expect(look.region == PixelRegion(x: ox, y: oy, width: 640, height: 480))
     let near = look.arrows
     let alone = DetectionStage.run(try ArcheryPipeline.run(model, name: "d", image: scene, whole),
