@@ -173,13 +173,15 @@ extension Operators {
     let starts = chunks.indices.map { chunks[..<$0].reduce(0, +) }
     let total = out[axis...].reduce(1, *)
     let dtype = ins.contains { $0.dtype == .float } ? DType.float : first.dtype
-    return try movement(ctx, inputs: Array(ins.indices), shapes: [out], dtype: dtype, parallel: ins.count * outer) {
+    let copy = try movement(ctx, inputs: Array(ins.indices), shapes: [out], dtype: dtype, parallel: ins.count * outer) {
       outs, srcs, w, lo, hi in
       for job in lo..<hi {
         let k = job % starts.count, o = job / starts.count
         Move.block(outs[0] + (o * total + starts[k]) * w, srcs[k] + o * chunks[k] * w, width: w, count: chunks[k])
       }
     }
+    guard outer == 1, case .kernel = copy else { return copy }
+    return .joined(starts: starts, copy)
   }
 
   static func split(_ ctx: NodeContext) throws -> Lowering {

@@ -35,6 +35,10 @@ enum Lowering {
   case alias([Int])
   /// A kernel over float buffers, with a workspace of `workspace` floats.
   case kernel([OutSpec], workspace: Int = 0, macs: Int = 0, KernelFactory)
+  /// The inner kernel lays its inputs end to end in output 0 (input k from
+  /// element `starts[k]`): the planner may have the producers write there
+  /// and drop the copy (`ArenaLayout`).
+  indirect case joined(starts: [Int], Lowering)
 }
 
 /// An executable plan for one set of input shapes. Buffers are laid out once

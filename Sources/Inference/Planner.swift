@@ -27,6 +27,8 @@ struct Planner {
     var ins: [Ref?]
     var outs: [Int]
     var ws: Int?
+    /// For a join: each input's first element in output 0.
+    var join: [Int]?
   }
 
   private var slots: [String: Slot] = [:]
@@ -106,12 +108,19 @@ struct Planner {
         throw InferenceError.unsupported("Node \(node.label) (\(node.opType)): unsupported operator")
       }
       let ctx = NodeContext(node: node, inputs: ops, opset: graph.opset, limit: graph.memoryLimit, notes: notes)
-      let lowering = try lower(ctx)
+      var lowering = try lower(ctx)
+      var join: [Int]? = nil
+      if case .joined(let starts, let inner) = lowering {
+        join = starts
+        lowering = inner
+      }
       let outNames = node.outputs
       let allConstant = ops.allSatisfy { $0 == nil || $0?.constant != nil }
       switch lowering {
       case .fold(let values):
         try bind(outNames, values, node: node)
+      case .joined:
+        throw ctx.error("lowers to a nested join; expected one level")
       case .alias(let shape):
         let src = try ctx.input(0)
         if var v = src.constant {
@@ -150,7 +159,7 @@ struct Planner {
           }
         }
         let wsId = ws > 0 ? try newBuffer([ws], what: "Node \(node.label) (\(node.opType)) workspace") : nil
-        pending.append(Pending(label: node.label, op: node.opType + (node.activation != nil ? "+act" : ""), macs: m, factory: factory, ins: ins, outs: outs, ws: wsId))
+        pending.append(Pending(label: node.label, op: node.opType + (node.activation != nil ? "+act" : ""), macs: m, factory: factory, ins: ins, outs: outs, ws: wsId, join: join))
       }
     }
 
@@ -164,48 +173,14 @@ struct Planner {
     }
 
     // Lay out the arena: first fit over a free list, freeing after last use.
-    var offsets = [Int](repeating: 0, count: sizes.count)
-    var free: [(Int, Int)] = []
-    var top = 0
-    func alloc(_ size: Int) -> Int {
-      if let k = free.firstIndex(where: { $0.1 >= size }) {
-        let (start, len) = free[k]
-        if len == size { free.remove(at: k) } else { free[k] = (start + size, len - size) }
-        return start
-      }
-      top += size
-      return top - size
-    }
-    func release(_ start: Int, _ size: Int) {
-      guard size > 0 else { return }
-      free.append((start, size))
-      free.sort { $0.0 < $1.0 }
-      var merged: [(Int, Int)] = []
-      for f in free {
-        if let last = merged.last, last.0 + last.1 == f.0 {
-          merged[merged.count - 1].1 += f.1
-        } else {
-          merged.append(f)
-        }
-      }
-      if let last = merged.last, last.0 + last.1 == top {
-        top = last.0
-        merged.removeLast()
-      }
-      free = merged
-    }
-    var high = 0
-    for (_, id, _) in inputIds { offsets[id] = alloc(sizes[id]) }
-    high = top
-    var freeAt: [Int: [Int]] = [:]
-    for (id, s) in lastUse.enumerated() where s >= 0 && s != Int.max { freeAt[s, default: []].append(id) }
-    for (s, step) in pending.enumerated() {
-      for id in step.outs { offsets[id] = alloc(sizes[id]) }
-      if let w = step.ws { offsets[w] = alloc(sizes[w]) }
-      high = max(high, top)
-      if let w = step.ws { release(offsets[w], sizes[w]) }
-      for id in freeAt[s] ?? [] where id != step.ws { release(offsets[id], sizes[id]) }
-    }
+    let layout = ArenaLayout(
+      sizes: sizes, lastUse: lastUse, inputs: inputIds.map(\.1),
+      steps: pending.map { st in
+        ArenaLayout.Step(
+          ins: st.ins.map { if case .buffer(let id) = $0 { return id } else { return nil } },
+          outs: st.outs, ws: st.ws, join: st.join)
+      })
+    let offsets = layout.offsets, high = layout.high
     try SizeMath.checkBytes(high + constTotal, width: 4, limit: graph.memoryLimit, what: "The execution plan")
 
     let arena = UnsafeMutableRawPointer.allocate(byteCount: max(high, 16) * 4, alignment: 64)
@@ -223,8 +198,9 @@ struct Planner {
     result.arenaFloats = high
     result.macs = macs
     result.prepared = notes.entries
+    for s in layout.dropped.sorted() { result.prepared.append((pending[s].label, "in place: each input written into its slice; no copy")) }
     for (name, id, s) in inputIds { result.inputs[name] = (base + offsets[id], s) }
-    for st in pending {
+    for (s, st) in pending.enumerated() where !layout.dropped.contains(s) {
       let ins: [UnsafePointer<Float>?] = st.ins.map { ref in
         switch ref {
         case .buffer(let id): return UnsafePointer(base + offsets[id])
