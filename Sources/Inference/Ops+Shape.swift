@@ -181,7 +181,7 @@ extension Operators {
       }
     }
     guard outer == 1, case .kernel = copy else { return copy }
-    return .joined(starts: starts, copy)
+    return .sliced(.join(starts), copy)
   }
 
   static func split(_ ctx: NodeContext) throws -> Lowering {
@@ -209,7 +209,7 @@ extension Operators {
     let inner = x.shape[(axis + 1)...].reduce(1, *)
     let shapes = sizes.map { s -> [Int] in var o = x.shape; o[axis] = s; return o }
     let total = x.shape[axis] * inner
-    return try movement(ctx, inputs: [0], shapes: shapes, dtype: x.dtype, parallel: sizes.count * outer) {
+    let copy = try movement(ctx, inputs: [0], shapes: shapes, dtype: x.dtype, parallel: sizes.count * outer) {
       outs, srcs, w, lo, hi in
       for job in lo..<hi {
         let k = job % sizes.count, o = job / sizes.count
@@ -217,6 +217,8 @@ extension Operators {
         Move.block(outs[k] + o * sizes[k] * inner * w, srcs[0] + (o * total + off) * w, width: w, count: sizes[k] * inner)
       }
     }
+    guard outer == 1, sizes.count == n, case .kernel = copy else { return copy }
+    return .sliced(.split(sizes.indices.map { sizes[..<$0].reduce(0, +) * inner }), copy)
   }
 
   static func stridedView(

@@ -27,6 +27,15 @@ struct OutSpec {
   var dtype: DType = .float
 }
 
+/// A copy between one buffer and contiguous slices of it, in elements from
+/// its start.
+enum Slices {
+  /// Input k is output 0 from element `starts[k]` on (Concat).
+  case join([Int])
+  /// Output k is input 0 from element `starts[k]` on (Split).
+  case split([Int])
+}
+
 /// What an operator becomes in a plan.
 enum Lowering {
   /// Outputs computed now (constant folding).
@@ -35,10 +44,9 @@ enum Lowering {
   case alias([Int])
   /// A kernel over float buffers, with a workspace of `workspace` floats.
   case kernel([OutSpec], workspace: Int = 0, macs: Int = 0, KernelFactory)
-  /// The inner kernel lays its inputs end to end in output 0 (input k from
-  /// element `starts[k]`): the planner may have the producers write there
-  /// and drop the copy (`ArenaLayout`).
-  indirect case joined(starts: [Int], Lowering)
+  /// The inner kernel only moves whole slices (`Slices`): the planner may
+  /// lay the buffers over each other and drop the copy (`ArenaLayout`).
+  indirect case sliced(Slices, Lowering)
 }
 
 /// An executable plan for one set of input shapes. Buffers are laid out once

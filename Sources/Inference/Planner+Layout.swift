@@ -4,18 +4,20 @@
 /// A join (a Concat whose leading dimensions are all 1, so each input is one
 /// contiguous slice of the output) becomes a set of views: every input is
 /// written by its producer straight into its slice, and the Concat step is
-/// dropped. YOLO-style graphs concatenate in every block; the copy was a
-/// serial memory pass each time (YOLO11n at 320: 0.38 of 19.4 ms on one
-/// thread, and a larger share on two, where it barely split).
+/// dropped. A Split of the same kind whose outputs are read where they lie:
+/// when they are consecutive slices of one join, its input is written there
+/// (YOLO's C2f and C3k2 blocks split a convolution's output in two and join
+/// both halves again); otherwise each output is a view of its input. The
+/// copies were serial memory passes in every block (YOLO11n at 320: 0.46 of
+/// 19.4 ms on one thread, and a larger share on two, where they barely split).
 struct ArenaLayout {
   /// One step as the layout sees it: buffer ids (nil: a constant or an
-  /// absent optional input), and for a join each input's first element in
-  /// the output.
+  /// absent optional input), and whether it only moves slices.
   struct Step {
     var ins: [Int?]
     var outs: [Int]
     var ws: Int?
-    var join: [Int]?
+    var slices: Slices?
   }
 
   /// Offset of each buffer in the arena, in floats.
@@ -32,27 +34,47 @@ struct ArenaLayout {
     offsets = [Int](repeating: 0, count: sizes.count)
     var def = [Int](repeating: -1, count: sizes.count)
     for (s, st) in steps.enumerated() { for id in st.outs { def[id] = s } }
-    // View id -> (root id, offset in floats). Views never nest: a join's
-    // output that is itself joined later keeps its copy.
+    // View id -> (root id, offset in floats); roots are never views.
     var root = [Int?](repeating: nil, count: sizes.count)
     var start = [Int](repeating: 0, count: sizes.count)
     var views: [Int: [Int]] = [:]
+    func plain(_ id: Int) -> Bool { root[id] == nil && views[id] == nil }
+    func place(_ id: Int, in r: Int, at offset: Int) {
+      root[id] = r
+      start[id] = offset
+      views[r, default: []].append(id)
+    }
+    // Slices on 64-byte boundaries: every slice but the last then spans
+    // whole 16-float blocks, so no producer's padding reaches the next.
+    func aligned(_ starts: [Int]) -> Bool { starts.allSatisfy { $0 % 16 == 0 } }
+
+    // Joins first, so that a Split feeding one can then be folded into it.
     for (s, st) in steps.enumerated() {
-      guard let starts = st.join, st.outs.count == 1, starts.count == st.ins.count else { continue }
+      guard case .join(let starts) = st.slices, st.outs.count == 1, starts.count == st.ins.count else { continue }
       let ids = st.ins.compactMap { $0 }
       let out = st.outs[0]
-      guard ids.count == st.ins.count, Set(ids).count == ids.count,
-        // Slices on 64-byte boundaries: every slice but the last then spans
-        // whole 16-float blocks, so no producer's padding reaches the next.
-        starts.allSatisfy({ $0 % 16 == 0 }),
-        ids.allSatisfy({ def[$0] >= 0 && def[$0] < s && root[$0] == nil && views[$0] == nil && $0 != out })
+      guard ids.count == st.ins.count, Set(ids).count == ids.count, aligned(starts),
+        ids.allSatisfy({ def[$0] >= 0 && def[$0] < s && plain($0) && $0 != out })
       else { continue }
-      for (k, id) in ids.enumerated() {
-        root[id] = out
-        start[id] = starts[k]
-      }
-      views[out] = ids
+      for (k, id) in ids.enumerated() { place(id, in: out, at: starts[k]) }
       dropped.insert(s)
+    }
+    for (s, st) in steps.enumerated() {
+      guard case .split(let starts) = st.slices, let first = st.ins.first, let x = first, starts.count == st.outs.count,
+        aligned(starts), def[x] >= 0, !st.outs.contains(x)
+      else { continue }
+      let outs = st.outs
+      if plain(x), let r = root[outs[0]],
+        outs.indices.allSatisfy({ root[outs[$0]] == r && start[outs[$0]] == start[outs[0]] + starts[$0] })
+      {
+        // The outputs already lie in order in one join: write the input there.
+        place(x, in: r, at: start[outs[0]])
+        dropped.insert(s)
+      } else if outs.allSatisfy(plain) {
+        let r = root[x] ?? x
+        for (k, id) in outs.enumerated() { place(id, in: r, at: start[x] + starts[k]) }
+        dropped.insert(s)
+      }
     }
 
     // A root lives from the first step writing any part of it to the last

@@ -27,8 +27,8 @@ struct Planner {
     var ins: [Ref?]
     var outs: [Int]
     var ws: Int?
-    /// For a join: each input's first element in output 0.
-    var join: [Int]?
+    /// Whether the step only moves slices of one buffer.
+    var slices: Slices?
   }
 
   private var slots: [String: Slot] = [:]
@@ -109,9 +109,9 @@ struct Planner {
       }
       let ctx = NodeContext(node: node, inputs: ops, opset: graph.opset, limit: graph.memoryLimit, notes: notes)
       var lowering = try lower(ctx)
-      var join: [Int]? = nil
-      if case .joined(let starts, let inner) = lowering {
-        join = starts
+      var slices: Slices? = nil
+      if case .sliced(let s, let inner) = lowering {
+        slices = s
         lowering = inner
       }
       let outNames = node.outputs
@@ -119,8 +119,8 @@ struct Planner {
       switch lowering {
       case .fold(let values):
         try bind(outNames, values, node: node)
-      case .joined:
-        throw ctx.error("lowers to a nested join; expected one level")
+      case .sliced:
+        throw ctx.error("lowers to nested slices; expected one level")
       case .alias(let shape):
         let src = try ctx.input(0)
         if var v = src.constant {
@@ -159,7 +159,7 @@ struct Planner {
           }
         }
         let wsId = ws > 0 ? try newBuffer([ws], what: "Node \(node.label) (\(node.opType)) workspace") : nil
-        pending.append(Pending(label: node.label, op: node.opType + (node.activation != nil ? "+act" : ""), macs: m, factory: factory, ins: ins, outs: outs, ws: wsId, join: join))
+        pending.append(Pending(label: node.label, op: node.opType + (node.activation != nil ? "+act" : ""), macs: m, factory: factory, ins: ins, outs: outs, ws: wsId, slices: slices))
       }
     }
 
@@ -178,7 +178,7 @@ struct Planner {
       steps: pending.map { st in
         ArenaLayout.Step(
           ins: st.ins.map { if case .buffer(let id) = $0 { return id } else { return nil } },
-          outs: st.outs, ws: st.ws, join: st.join)
+          outs: st.outs, ws: st.ws, slices: st.slices)
       })
     let offsets = layout.offsets, high = layout.high
     try SizeMath.checkBytes(high + constTotal, width: 4, limit: graph.memoryLimit, what: "The execution plan")
@@ -198,7 +198,10 @@ struct Planner {
     result.arenaFloats = high
     result.macs = macs
     result.prepared = notes.entries
-    for s in layout.dropped.sorted() { result.prepared.append((pending[s].label, "in place: each input written into its slice; no copy")) }
+    for s in layout.dropped.sorted() {
+      let how = if case .split = pending[s].slices { "each output read from its slice of the input" } else { "each input written into its slice" }
+      result.prepared.append((pending[s].label, "in place: \(how); no copy"))
+    }
     for (name, id, s) in inputIds { result.inputs[name] = (base + offsets[id], s) }
     for (s, st) in pending.enumerated() where !layout.dropped.contains(s) {
       let ins: [UnsafePointer<Float>?] = st.ins.map { ref in
