@@ -7,7 +7,7 @@ every shipped model in Models/. For each model and thread count (1, 2):
                inter_op 1, sequential execution, all graph optimisations,
                spinning off; 3 warm-up runs, then the median of --repeat runs.
   bullseye     `bullseye model run MODEL --input IN --threads N --repeat R --json`
-               (one warm-up run inside, then the median of R runs), on the
+               (warm-up runs inside: at least 3 and 0.2 s; then the median of R runs), on the
                machine's best instruction set and, on an AVX-512 machine, also
                with BULLSEYE_ISA=avx2.
 Each pass measures every (model, threads) pair for both engines back to back
