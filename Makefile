@@ -34,13 +34,13 @@ conform: build
 FLOOR_MARGIN_NOTE := recall/precision/scored-right floors = stated figures − 0.02
 detector-floor: build
 	@echo "== arrow-detector + arrow-refiner ($(FLOOR_MARGIN_NOTE))"
-	$(BIN) eval archery --images 30 --seed 7000000 --refiner Models/arrow-refiner.onnx --floor recall=0.893,precision=0.875,scored=0.867
+	$(BIN) eval archery --images 30 --seed 7000000 --refiner Models/arrow-refiner.onnx --floor recall=0.907,precision=0.833,scored=0.893
 	@echo "== arrow-detector alone"
 	$(BIN) eval archery --images 30 --seed 7000000 --floor recall=0.893,precision=0.686,scored=0.827
 	@echo "== arrow-detector alone, realistic scenes"
 	$(BIN) eval archery --images 30 --seed 7000000 --style realistic --floor recall=0.707,precision=0.531,scored=0.593
 	@echo "== arrow-detector + arrow-refiner under --profile best, realistic scenes"
-	$(BIN) eval archery --images 30 --seed 7000000 --style realistic --profile best --floor recall=0.587,precision=0.649,scored=0.493
+	$(BIN) eval archery --images 30 --seed 7000000 --style realistic --profile best --floor recall=0.587,precision=0.659,scored=0.540
 
 bench: build
 	$(BIN) bench synth --size 1280x960 --arrows 6 --repeat 5

@@ -341,7 +341,7 @@ def main():
     v.add_argument("--conf", type=float, default=0.03)
     v.add_argument("--accept", default="0.5", help="refiner probability thresholds, comma-separated")
     v.add_argument("--trust", default="12", help="peak refiner: input px from the window centre a peak may lie (comma-separated)")
-    v.add_argument("--gate-accept", type=float, default=0.3, help="gated refiner ('window' output): window probability its peaks need")
+    v.add_argument("--gate-accept", type=float, default=0.2, help="gated refiner ('window' output): window probability its peaks need")
     v.add_argument("--pair-accept", type=float, default=1.1, help="peakpair refiner: partner probability to report it (over 1: off)")
     v.add_argument("--views", type=int, default=1, choices=(1, 2, 4, 8),
                    help="read each window in the first N of peaks.VIEWS, outputs averaged; the gate reads the first (as the pipeline)")

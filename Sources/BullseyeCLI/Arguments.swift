@@ -14,6 +14,7 @@ extension Precision: ExpressibleByArgument {}
 extension CoordinatePolicy: ExpressibleByArgument {}
 extension ResumeSemantics: ExpressibleByArgument {}
 extension SaveMode: ExpressibleByArgument {}
+extension ZoomSettings.WindowScale: ExpressibleByArgument {}
 extension ImpactSet: ExpressibleByArgument {}
 extension ImpactBox: ExpressibleByArgument {}
 extension GoldenMode: ExpressibleByArgument {}

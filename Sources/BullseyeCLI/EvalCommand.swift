@@ -107,6 +107,9 @@ struct EvalArchery: ParsableCommand {
   var zoomShare: Double?
   @Option(name: .customLong("zoom-margin"), parsing: .unconditional, help: "The closer look's region: the face box times this (default: 1.3).")
   var zoomMargin: Double?
+  @Option(name: .customLong("zoom-windows"),
+          help: "After a closer look, what the refiner's windows are measured in: region (the closer look's pixels; best's) or photo (the whole photo's).")
+  var zoomWindows: ZoomSettings.WindowScale?
   /// Removed experiments: accepted only to name what replaced them.
   @Option(parsing: .unconditional, help: .hidden) var views: String?
   @Option(name: .customLong("pair-verifier"), help: .hidden) var pairVerifier: String?
@@ -162,10 +165,11 @@ struct EvalArchery: ParsableCommand {
 
   /// The closer look the flags ask for, else the profile's.
   var zoomOverride: ArcheryEvaluator.ZoomOverride {
-    guard zoomShare != nil || zoomMargin != nil else { return .profile }
+    guard zoomShare != nil || zoomMargin != nil || zoomWindows != nil else { return .profile }
     if zoomShare == 0 { return .set(nil) }
     let base = ZoomSettings.shipped
-    return .set(ZoomSettings(margin: zoomMargin ?? base.margin, maximumShare: zoomShare ?? base.maximumShare))
+    return .set(ZoomSettings(margin: zoomMargin ?? base.margin, maximumShare: zoomShare ?? base.maximumShare,
+                             windows: zoomWindows ?? base.windows))
   }
 
   func run() throws {

@@ -13,14 +13,26 @@ public struct ZoomSettings: Sendable, Hashable {
   /// The look is taken only when the region's side is at most this share of
   /// the photo's, so that it is markedly closer than the first look.
   public var maximumShare: Double
+  /// What a refiner window is measured in after a closer look.
+  public var windows: WindowScale
+
+  /// The pixels a refiner window's side is counted in.
+  public enum WindowScale: String, Sendable, Hashable, CaseIterable {
+    /// The whole photo's (48 model-input pixels of the first look).
+    case photo
+    /// The closer look's region (48 of its model-input pixels: fewer photo
+    /// pixels, enlarged to the refiner's crop).
+    case region
+  }
 
   /// What `best` uses (chosen on the selection photos, seeds 7100000…).
-  public static let shipped = ZoomSettings(margin: 1.3, maximumShare: 0.75)
+  public static let shipped = ZoomSettings(margin: 1.3, maximumShare: 0.75, windows: .region)
 
   /// A region `margin` times the face box, looked at when at most `maximumShare` of the photo.
-  public init(margin: Double, maximumShare: Double) {
+  public init(margin: Double, maximumShare: Double, windows: WindowScale = .region) {
     self.margin = margin
     self.maximumShare = maximumShare
+    self.windows = windows
   }
 }
 
@@ -56,19 +68,34 @@ extension ArcheryPipeline {
   /// The arrows of the closer look at the face box `face`, in the whole
   /// photo's pixels, and the region it read; nil when the profile takes none or the face already fills
   /// the photo.
-  static func closerLook(_ r: RunRequest, face: PixelBox, model: InferenceModel, name: String) throws -> (arrows: [Detection], region: PixelRegion)? {
+  static func closerLook(_ r: RunRequest, face: PixelBox, model: InferenceModel, name: String) throws -> (arrows: [Detection], region: PixelRegion, crop: RGBA8Image)? {
     guard let z = r.profile.zoom,
           let region = zoomRegion(face: face, imageWidth: r.image.width, imageHeight: r.image.height, input: r.profile.inputSize, settings: z)
     else { return nil }
     let crop = try r.image.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
     let near = DetectionStage.run(try run(model, name: name, image: crop, r),
                                   settings: detectionSettings(r, mapping: r.profile.mapping(width: region.width, height: region.height)))
-    let dx = Double(region.x), dy = Double(region.y)
-    return (near.arrows.map { d in
-      var m = d
-      m.box.x += dx; m.box.y += dy
-      m.centerX = Float(Double(d.centerX) + dx); m.centerY = Float(Double(d.centerY) + dy)
-      return m
-    }, region)
+    return (near.arrows.map { shifted($0, by: region, sign: 1) }, region, crop)
+  }
+
+  /// The refiner's answer for `arrows` (the photo's pixels). Windows are
+  /// measured in the photo's pixels, or, after a closer look under
+  /// `windows: .region`, in the region's: the region's crop is refined and the
+  /// answers moved back.
+  static func refine(_ arrows: [Detection], _ r: RunRequest, refiner: ArrowRefiner, look: (region: PixelRegion, crop: RGBA8Image)?) throws -> [Detection] {
+    guard r.profile.zoom?.windows == .region, let (region, crop) = look else {
+      return try ArrowRefinement.run(arrows, image: r.image, refiner: refiner, threads: r.threads)
+    }
+    return try ArrowRefinement.run(arrows.map { shifted($0, by: region, sign: -1) }, image: crop, refiner: refiner, threads: r.threads)
+      .map { shifted($0, by: region, sign: 1) }
+  }
+
+  /// `d` moved from the region's pixels into the photo's (`sign` 1) or back (-1).
+  static func shifted(_ d: Detection, by region: PixelRegion, sign: Double) -> Detection {
+    let dx = sign * Double(region.x), dy = sign * Double(region.y)
+    var m = d
+    m.box.x += dx; m.box.y += dy
+    m.centerX = Float(Double(d.centerX) + dx); m.centerY = Float(Double(d.centerY) + dy)
+    return m
   }
 }

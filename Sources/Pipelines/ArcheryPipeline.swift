@@ -54,18 +54,22 @@ public enum ArcheryPipeline {
     do { (candidates, model) = try detect(r) } catch { failure = error_(error) }
     var det = DetectionStage.run(candidates, settings: detectionSettings(r, mapping: mapping))
     var closer: PixelRegion?
+    var closerCrop: RGBA8Image?
     // A small face gets a closer look (the face found at the profile's confidence); its arrows replace the first look's.
     if let (m, name) = model, let face = det.targets.first(where: { $0.confidence >= r.profile.confidence }) {
       do {
         if let near = try closerLook(r, face: face.box, model: m, name: name) {
           det.arrows = near.arrows
           closer = near.region
+          closerCrop = near.crop
         }
       } catch { throw PipelineError("\(error)") }
     }
     if let refiner = r.refiner {
       det.targets = det.targets.filter { $0.confidence >= r.profile.confidence }
-      do { det.arrows = try ArrowRefinement.run(det.arrows, image: r.image, refiner: refiner, threads: r.threads) } catch { throw PipelineError("\(error)") }
+      do { det.arrows = try refine(det.arrows, r, refiner: refiner, look: closer.flatMap { c in closerCrop.map { (c, $0) } }) } catch {
+        throw PipelineError("\(error)")
+      }
     }
 
     // Target: detected face box → hint → ring-edge refinement.

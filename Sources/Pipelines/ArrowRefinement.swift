@@ -32,7 +32,7 @@ public struct RefinerSettings: Sendable, Hashable {
   /// What the shipped refiner (a gated pair refiner) was trained and chosen with
   /// (chosen on the selection photos, seeds 7100000…: Training/experiments/README.md).
   public static let shipped = RefinerSettings(candidateConfidence: 0.03, accept: 0.35, windowInputPx: 48, crop: 96, mergeInputPx: 1,
-                                              trustInputPx: 12, pairAccept: 0.6, gateAccept: 0.3, inputSize: 640)
+                                              trustInputPx: 12, pairAccept: 0.6, gateAccept: 0.2, inputSize: 640)
 }
 
 /// A loaded refiner model and its settings.

@@ -162,7 +162,7 @@ struct SemanticsTableTests {
         ("confidence", "\(p.confidence)"), ("nms", p.nms.rawValue), ("iou", "\(p.iou)"), ("ids", p.ids.rawValue),
         ("drag", p.drag.rawValue), ("layout", p.layout.rawValue), ("coordinates", p.coordinates.rawValue),
         ("refine", "\(p.refine)"), ("outside", p.outside.rawValue),
-        ("zoom", p.zoom.map { "margin \($0.margin), share \($0.maximumShare)" } ?? "none"),
+        ("zoom", p.zoom.map { "margin \($0.margin), share \($0.maximumShare), windows \($0.windows.rawValue)" } ?? "none"),
       ]
       // A new field needs a row (and a line above): name + the fields listed.
       #expect(Mirror(reflecting: p).children.count == fields.count + 1, "PlatformProfile gained a field")

@@ -74,4 +74,36 @@ struct ZoomTests {
       #expect(a.confidence == b.confidence)
     }
   }
+
+  /// Under `windows: .region` the refiner reads the closer look's crop: on a
+  /// scene pasted into a big photo it must answer exactly what it answers on
+  /// the scene alone, moved by the paste offset; under `.photo` its windows
+  /// are the photo's (four times the side here), so the answers differ.
+  @Test func regionWindowsReadTheCloserLooksPixels() throws {
+    let s = try ArcheryScenario.decode(PipelineTests.base + "\narrow_count: 5\n", path: "z.yaml")
+    let scene = try Synthesizer.render(s.scene).image
+    let ox = 900, oy = 700
+    var photo = try RGBA8Image(width: 2400, height: 1800, fill: RGBA(128, 128, 128))
+    for y in 0..<scene.height { for x in 0..<scene.width { photo[x + ox, y + oy] = scene[x, y] } }
+    let model = try InferenceModel(contentsOf: EvalPaths.models.appendingPathComponent("arrow-detector.onnx").path)
+    let refiner = try ArrowRefiner(contentsOf: EvalPaths.models.appendingPathComponent("arrow-refiner.onnx").path)
+    var profile = try PlatformProfile.named("best")
+    profile.zoom = ZoomSettings(margin: 1, maximumShare: 0.75, windows: .region)
+    let face = PixelBox(x: Double(ox), y: Double(oy), width: 640, height: 480)
+    let whole = RunRequest(image: photo, profile: profile, face: try FaceCatalog.face(named: "10_zone"), detector: .loaded(model, name: "d"),
+                           expectedArrows: 5)
+    let look = try #require(try ArcheryPipeline.closerLook(whole, face: face, model: model, name: "d"))
+    let refined = try ArcheryPipeline.refine(look.arrows, whole, refiner: refiner, look: (look.region, look.crop))
+    let alone = try ArrowRefinement.run(look.arrows.map { ArcheryPipeline.shifted($0, by: look.region, sign: -1) }, image: scene, refiner: refiner)
+    #expect(!alone.isEmpty)
+    #expect(refined.count == alone.count)
+    for (a, b) in zip(refined, alone) {
+      #expect(a.centerX == Float(Double(b.centerX) + Double(ox)) && a.centerY == Float(Double(b.centerY) + Double(oy)))
+      #expect(a.confidence == b.confidence)
+    }
+    var photoScale = whole
+    photoScale.profile.zoom?.windows = .photo
+    let wide = try ArcheryPipeline.refine(look.arrows, photoScale, refiner: refiner, look: (look.region, look.crop))
+    #expect(wide.map(\.centerX) != refined.map(\.centerX))
+  }
 }
