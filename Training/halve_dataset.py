@@ -22,13 +22,19 @@ def halve(rgb):
     return np.round(a).astype(np.uint8)
 
 
-def main():
+def source_and_images(doc):
+    """(source folder, destination folder, the source's images/<split>/*.png) from argv."""
     if len(sys.argv) != 3:
-        raise SystemExit(__doc__)
+        raise SystemExit(doc)
     src, dst = sys.argv[1], sys.argv[2]
     files = sorted(glob.glob(os.path.join(src, "images", "*", "*.png")))
     if not files:
         raise SystemExit(f"{src}: no images/<split>/*.png")
+    return src, dst, files
+
+
+def main():
+    src, dst, files = source_and_images(__doc__)
     for f in files:
         img = np.asarray(Image.open(f).convert("RGB"))
         if img.shape[0] % 2 or img.shape[1] % 2:

@@ -10,13 +10,13 @@ true face box instead of the detected one.
 
   python zoom_dataset.py data/target_rhr1 data/target_rhr1_zoom
 """
-import glob
 import math
 import os
-import sys
 
 import numpy as np
 from PIL import Image
+
+from halve_dataset import source_and_images
 
 MARGIN, SHARE, INPUT = 1.3, 0.75, 640
 
@@ -39,12 +39,7 @@ def region(face, W, H):
 
 
 def main():
-    if len(sys.argv) != 3:
-        raise SystemExit(__doc__)
-    src, dst = sys.argv[1], sys.argv[2]
-    files = sorted(glob.glob(os.path.join(src, "images", "*", "*.png")))
-    if not files:
-        raise SystemExit(f"{src}: no images/<split>/*.png")
+    src, dst, files = source_and_images(__doc__)
     zoomed = 0
     for f in files:
         img = np.asarray(Image.open(f).convert("RGB"))

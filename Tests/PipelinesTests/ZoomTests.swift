@@ -46,15 +46,21 @@ struct ZoomTests {
     }
   }
 
-  /// A 640x480 scene pasted into a big grey photo: a closer look whose region
-  /// is exactly the scene reads the scene's own pixels, so it must find what the
-  /// detector finds on the scene alone, moved by the paste offset.
-  @Test func theCloserLooksArrowsAreInThePhotosPixels() throws {
+  /// A 640x480 five-arrow scene pasted at (900, 700) into a 2400x1800 grey photo.
+  static func pastedScene() throws -> (scene: RGBA8Image, photo: RGBA8Image, ox: Int, oy: Int) {
     let s = try ArcheryScenario.decode(PipelineTests.base + "\narrow_count: 5\n", path: "z.yaml")
     let scene = try Synthesizer.render(s.scene).image
     let ox = 900, oy = 700
     var photo = try RGBA8Image(width: 2400, height: 1800, fill: RGBA(128, 128, 128))
     for y in 0..<scene.height { for x in 0..<scene.width { photo[x + ox, y + oy] = scene[x, y] } }
+    return (scene, photo, ox, oy)
+  }
+
+  /// A 640x480 scene pasted into a big grey photo: a closer look whose region
+  /// is exactly the scene reads the scene's own pixels, so it must find what the
+  /// detector finds on the scene alone, moved by the paste offset.
+  @Test func theCloserLooksArrowsAreInThePhotosPixels() throws {
+    let (scene, photo, ox, oy) = try Self.pastedScene()
     let model = try InferenceModel(contentsOf: EvalPaths.models.appendingPathComponent("arrow-detector.onnx").path)
     var profile = try PlatformProfile.named("best")
     profile.zoom = ZoomSettings(margin: 1, maximumShare: 0.75)
@@ -80,11 +86,7 @@ struct ZoomTests {
   /// the scene alone, moved by the paste offset; under `.photo` its windows
   /// are the photo's (four times the side here), so the answers differ.
   @Test func regionWindowsReadTheCloserLooksPixels() throws {
-    let s = try ArcheryScenario.decode(PipelineTests.base + "\narrow_count: 5\n", path: "z.yaml")
-    let scene = try Synthesizer.render(s.scene).image
-    let ox = 900, oy = 700
-    var photo = try RGBA8Image(width: 2400, height: 1800, fill: RGBA(128, 128, 128))
-    for y in 0..<scene.height { for x in 0..<scene.width { photo[x + ox, y + oy] = scene[x, y] } }
+    let (scene, photo, ox, oy) = try Self.pastedScene()
     let model = try InferenceModel(contentsOf: EvalPaths.models.appendingPathComponent("arrow-detector.onnx").path)
     let refiner = try ArrowRefiner(contentsOf: EvalPaths.models.appendingPathComponent("arrow-refiner.onnx").path)
     var profile = try PlatformProfile.named("best")
