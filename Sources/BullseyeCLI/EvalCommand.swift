@@ -165,9 +165,10 @@ struct EvalArchery: ParsableCommand {
 
   /// The closer look the flags ask for, else the profile's.
   var zoomOverride: ArcheryEvaluator.ZoomOverride {
-    guard zoomShare != nil || zoomMargin != nil || zoomWindows != nil else { return .profile }
+    // --zoom-windows alone changes a closer look the profile takes; it never adds one.
+    guard zoomShare != nil || zoomMargin != nil || (zoomWindows != nil && profile.profile.zoom != nil) else { return .profile }
     if zoomShare == 0 { return .set(nil) }
-    let base = ZoomSettings.shipped
+    let base = profile.profile.zoom ?? ZoomSettings.shipped
     return .set(ZoomSettings(margin: zoomMargin ?? base.margin, maximumShare: zoomShare ?? base.maximumShare,
                              windows: zoomWindows ?? base.windows))
   }

@@ -24,7 +24,7 @@ struct ArenaLayout {
   private(set) var offsets: [Int]
   /// Floats the arena needs.
   private(set) var high = 0
-  /// Steps whose outputs the layout already assembles (joins in place).
+  /// Steps whose copy the layout makes unnecessary (joins and splits in place).
   private(set) var dropped: Set<Int> = []
 
   /// `sizes` in floats (multiples of 16); `lastUse` the last step reading

@@ -53,21 +53,19 @@ public enum ArcheryPipeline {
     var model: (InferenceModel, String)?
     do { (candidates, model) = try detect(r) } catch { failure = error_(error) }
     var det = DetectionStage.run(candidates, settings: detectionSettings(r, mapping: mapping))
-    var closer: PixelRegion?
-    var closerCrop: RGBA8Image?
+    var look: (region: PixelRegion, crop: RGBA8Image)?
     // A small face gets a closer look (the face found at the profile's confidence); its arrows replace the first look's.
     if let (m, name) = model, let face = det.targets.first(where: { $0.confidence >= r.profile.confidence }) {
       do {
         if let near = try closerLook(r, face: face.box, model: m, name: name) {
           det.arrows = near.arrows
-          closer = near.region
-          closerCrop = near.crop
+          look = (near.region, near.crop)
         }
       } catch { throw PipelineError("\(error)") }
     }
     if let refiner = r.refiner {
       det.targets = det.targets.filter { $0.confidence >= r.profile.confidence }
-      do { det.arrows = try refine(det.arrows, r, refiner: refiner, look: closer.flatMap { c in closerCrop.map { (c, $0) } }) } catch {
+      do { det.arrows = try refine(det.arrows, r, refiner: refiner, look: look) } catch {
         throw PipelineError("\(error)")
       }
     }
@@ -160,7 +158,7 @@ public enum ArcheryPipeline {
     }
     return RunResult(request: r, candidates: candidates.count, aboveThreshold: det.aboveThreshold, suppressed: det.suppressed,
                      target: target, detections: detections, adjustment: adj, confirmed: adj.confirmed,
-                     persisted: persisted, error: failure, noTarget: noTarget, closerLook: closer)
+                     persisted: persisted, error: failure, noTarget: noTarget, closerLook: look?.region)
   }
 
   static func error_(_ e: Error) -> String { String(describing: e) }
