@@ -92,7 +92,9 @@ direct512h(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
 }
 
 // Few output channels (up to 48, in passes of 24, 16 or 8) over wide rows at
-// stride 1 also run direct, whatever K: with so few rows to share a packed
+// stride 1 also run direct, whatever K, when the GEMM is asked for them (the
+// lowering gives those with a multiple of 32 channels to the outvec kernel,
+// bk_conv_direct_preferred): with so few rows to share a packed
 // panel, packing is a burst of loads the FMAs cannot hide; here each load
 // feeds a pass's FMAs directly (32 -> 32 channels, 3x3, 160x160: 5.5 ms
 // against 6.4 as GEMM). At stride 2 each tap's two loads and permute feed
@@ -112,6 +114,11 @@ static int direct_applies(ptrdiff_t M, const BKConvGeom *g) {
 
 int bk_conv_is_direct(int isa, ptrdiff_t M, const BKConvGeom *g) {
   return bk_clamp_isa(isa) == BK_ISA_AVX512 && direct_applies(M, g);
+}
+
+int bk_conv_direct_preferred(int isa, ptrdiff_t M, const BKConvGeom *g) {
+  const int stem = g->C * g->KH * g->KW <= DIRECT_MAX_K && M <= 24;
+  return bk_conv_is_direct(isa, M, g) && (stem || M % 32 != 0);
 }
 
 __attribute__((target("avx512f"))) int

@@ -34,7 +34,7 @@ static int outvec_can_run(int isa, ptrdiff_t M, const BKConvGeom *g) {
 
 int bk_conv_outvec_applies(int isa, ptrdiff_t M, const BKConvGeom *g) {
   // 1x1 kernels are never run direct (the caller multiplies them as a GEMM).
-  return outvec_can_run(isa, M, g) && (g->KH * g->KW == 1 || !bk_conv_is_direct(isa, M, g));
+  return outvec_can_run(isa, M, g) && (g->KH * g->KW == 1 || !bk_conv_direct_preferred(isa, M, g));
 }
 
 void bk_conv_outvec_pack(float *dst, const float *A, ptrdiff_t M, ptrdiff_t K) {

@@ -59,6 +59,17 @@ int bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
                       const float *x, const BKConvGeom *g, float *y,
                       const float *bias, const BKEpilogue *ep);
 
+/// Whether the direct kernel is the one to run even where the outvec kernel
+/// could: a stem (K <= 32, at most 24 output channels), or a channel count
+/// outvec's two-vector tile does not divide. Layers of 32, 64, ... channels go
+/// to outvec: its tile of 32 channels by 12 pixels takes 14 loads per 24 FMAs
+/// where the direct kernel's pass takes one unaligned row load and 16
+/// broadcasts per 16. On an Intel Xeon (two 512-bit FMA ports) 32 -> 32
+/// channels, 3x3 onto 160x160 took 5.8-6.8 ms direct, 3.6-3.8 outvec; at 16
+/// channels outvec's one-vector tile lost (YOLO11n's and the refiner's layers,
+/// 10-40 % slower), so those stay direct.
+int bk_conv_direct_preferred(int isa, ptrdiff_t M, const BKConvGeom *g);
+
 /// The most pixels an outvec tile holds on AVX-512 (24 accumulators) and on
 /// AVX2 (12), and the largest kernel side it takes.
 #define OV_MAX_NP 12

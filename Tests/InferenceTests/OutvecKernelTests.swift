@@ -145,6 +145,22 @@ struct OutvecKernelTests {
     }
   }
 
+  /// (input channels, output channels, width, AVX-512 routes to outvec): a
+  /// stem and 16-channel layers stay with the direct kernel, 32 and more
+  /// channels over the same wide rows go to outvec (`bk_conv_direct_preferred`).
+  static let routes: [(Int, Int, Int, Bool)] = [
+    (3, 16, 160, false), (16, 16, 160, false), (16, 32, 160, true), (32, 32, 160, true),
+    (32, 48, 80, false), (32, 64, 80, true),
+  ]
+
+  @Test("AVX-512 sends wide 32k-channel layers to outvec, stems and 16-channel ones direct", arguments: routes)
+  func routing(_ r: (Int, Int, Int, Bool)) {
+    var g = BKConvGeom(C: r.0, H: 20, W: r.2, KH: 3, KW: 3, sh: 1, sw: 1, ph: 1, pw: 1, dh: 1, dw: 1, OH: 20, OW: r.2)
+    #expect((bk_conv_outvec_applies(Int32(BK_ISA_AVX512), r.1, &g) != 0) == r.3)
+    // Only AVX-512 has the direct kernel: AVX2 takes every one of them as outvec.
+    #expect(bk_conv_outvec_applies(Int32(BK_ISA_AVX2), r.1, &g) != 0)
+  }
+
   @Test("Shapes it does not take are refused, not run") func outvecRefuses() {
     // 24 output channels (not a multiple of 16), stride 3, a 9x9 kernel, the scalar ISA.
     var g = BKConvGeom(C: 2, H: 20, W: 20, KH: 3, KW: 3, sh: 1, sw: 1, ph: 1, pw: 1, dh: 1, dw: 1, OH: 20, OW: 20)
