@@ -43,6 +43,12 @@ void bk_conv_outvec_pack(float *dst, const float *A, ptrdiff_t M, ptrdiff_t K) {
       for (ptrdiff_t l = 0; l < 16; l++) dst[m0 * K + k * 16 + l] = A[(m0 + l) * K + k];
 }
 
+// Weights are read once per tile, a line per tap and vector, from L2 when
+// they outgrow L1 (32 channels x 576 taps: 72 KiB). Prefetching each stream
+// OV_PF_TAPS taps ahead took 3-7 % off every such layer of arrow-detector on
+// an Intel Xeon (balanced A/B, per node; an A/A run moved them < 1 %).
+#define OV_PF_TAPS 8
+
 // One tile: NV vectors of 16 channels (weights wp, [NV][K][16]) by NP
 // pixels SW apart from xb (channel 0, tap (0, 0)); tap t is toff[t] further.
 __attribute__((target("avx512f"), always_inline)) static inline void
@@ -60,6 +66,8 @@ ov_tile512(const int NV, const int NP, const int SW, const BKConvGeom *g, const 
     const float *xc = xb + c * plane;
     for (ptrdiff_t t = 0; t < taps; t++) {
       const float *xp = xc + toff[t];
+      _mm_prefetch((const char *)(w0 + 16 * OV_PF_TAPS), _MM_HINT_T0);
+      if (NV == 2) _mm_prefetch((const char *)(w1 + 16 * OV_PF_TAPS), _MM_HINT_T0);
       __m512 a0 = _mm512_loadu_ps(w0), a1 = a0;
       if (NV == 2) a1 = _mm512_loadu_ps(w1);
       w0 += 16;
