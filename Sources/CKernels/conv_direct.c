@@ -103,11 +103,15 @@ direct512h(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
 #define DIRECT_WIDE_MAX_M 48
 #define DIRECT_WIDE_MIN_OW 16
 
+/// A stem: so few taps (K = C*KH*KW <= 32) and channels that packing costs more than the FMAs.
+static int is_stem(ptrdiff_t M, const BKConvGeom *g) {
+  return g->C * g->KH * g->KW <= DIRECT_MAX_K && M <= 24;
+}
+
 static int direct_applies(ptrdiff_t M, const BKConvGeom *g) {
-  const ptrdiff_t K = g->C * g->KH * g->KW;
   if (g->W > (ptrdiff_t)1 << 28 || M <= 0 || M % 8 != 0) return 0;
   if (g->sw > 2 || g->KW > HOIST_MAX || g->KH > HOIST_MAX) return 0;
-  int stem = K <= DIRECT_MAX_K && M <= 24;
+  int stem = is_stem(M, g);
   int wide = M <= DIRECT_WIDE_MAX_M && g->OW >= DIRECT_WIDE_MIN_OW && g->sw == 1;
   return stem || wide;
 }
@@ -117,8 +121,7 @@ int bk_conv_is_direct(int isa, ptrdiff_t M, const BKConvGeom *g) {
 }
 
 int bk_conv_direct_preferred(int isa, ptrdiff_t M, const BKConvGeom *g) {
-  const int stem = g->C * g->KH * g->KW <= DIRECT_MAX_K && M <= 24;
-  return bk_conv_is_direct(isa, M, g) && (stem || M % 32 != 0);
+  return bk_conv_is_direct(isa, M, g) && (is_stem(M, g) || M % 32 != 0);
 }
 
 __attribute__((target("avx512f"))) int
