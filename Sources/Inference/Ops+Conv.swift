@@ -58,7 +58,7 @@ extension Operators {
     let outvecISAs = Set([KernelISA.best, min(KernelISA.best, Int32(BK_ISA_AVX2))])
     let outvec: [Float]? = outvecShape && outvecISAs.contains { bk_conv_outvec_applies($0, mg, &geom) != 0 }
       ? w.constant.map { packOutvec($0.f, groups: group, rows: mg, K: K) } : nil
-    let padFloats = outvec == nil ? 0 : bk_conv_outvec_workspace(&geom)
+    let padFloats = outvec == nil ? 0 : bk_conv_outvec_workspace(mg, &geom)
     if wT != nil {
       ctx.note("vector × matrix; weights transposed to [\(K), \(m)] and packed in column blocks of \(vecMatBlock(m))")
     } else if depthwise {
@@ -106,11 +106,11 @@ extension Operators {
                 if runOutvec, let outvec, padFloats == 0 || ws != nil {
                   // The padded copy first, channels split over the threads.
                   var padded = convGeom
-                  let xp = bk_conv_outvec_pad(ws, xg, gp, 0, 0, &padded)
+                  let xp = bk_conv_outvec_pad(ws, xg, mg, gp, 0, 0, &padded)
                   if padFloats > 0 {
                     parallelFor(cg, threads: threads) { c0, c1 in
                       var unused = convGeom
-                      _ = bk_conv_outvec_pad(ws, xg, gp, c0, c1, &unused)
+                      _ = bk_conv_outvec_pad(ws, xg, mg, gp, c0, c1, &unused)
                     }
                   }
                   outvec.withUnsafeBufferPointer { ap in

@@ -16,13 +16,17 @@ struct OutvecKernelTests {
   /// Widths that are not a multiple of a tile (12 on AVX-512, 6 on AVX2) or
   /// of a vector, maps of one pixel, 16 to 80 output channels (one or two
   /// vectors per tile, and an odd group of 16), 1x1, stride 2, dilation,
-  /// a 5x5 kernel, no padding, and padding larger than the map needs.
+  /// a 5x5 kernel, no padding, and padding larger than the map needs; and
+  /// layers too cheap per input float for the padded copy, whose border
+  /// tiles read patches instead (16 -> 32 channels at stride 2, dilation 5).
   static let cases: [Case] = [
     Case(c: 3, h: 7, w: 7, m: 32, k: 3, s: 1, p: 1), Case(c: 5, h: 9, w: 13, m: 48, k: 3, s: 2, p: 1),
     Case(c: 4, h: 1, w: 1, m: 32, k: 3, s: 1, p: 1), Case(c: 4, h: 6, w: 25, m: 80, k: 1, s: 1, p: 0),
     Case(c: 3, h: 11, w: 14, m: 32, k: 3, s: 1, p: 2, d: 2), Case(c: 2, h: 10, w: 19, m: 16, k: 5, s: 2, p: 2),
     Case(c: 6, h: 8, w: 8, m: 64, k: 3, s: 1, p: 0), Case(c: 1, h: 5, w: 31, m: 32, k: 3, s: 2, p: 0),
     Case(c: 3, h: 4, w: 4, m: 16, k: 1, s: 2, p: 0), Case(c: 2, h: 6, w: 9, m: 32, k: 3, s: 1, p: 3),
+    Case(c: 16, h: 30, w: 37, m: 32, k: 3, s: 2, p: 1), Case(c: 3, h: 28, w: 28, m: 64, k: 3, s: 1, p: 1),
+    Case(c: 4, h: 12, w: 31, m: 16, k: 3, s: 2, p: 5, d: 5),
   ]
 
   @Test("Channels-across-lanes convolution equals the naive one and the conv GEMM", arguments: cases)
@@ -40,12 +44,12 @@ struct OutvecKernelTests {
       C: t.c, H: t.h, W: t.w, KH: t.k, KW: t.k, sh: t.s, sw: t.s, ph: t.p, pw: t.p, dh: t.d, dw: t.d, OH: oh, OW: ow)
     var packed = [Float](repeating: .nan, count: t.m * K)
     bk_conv_outvec_pack(&packed, w, t.m, K)
-    var ws = [Float](repeating: .nan, count: max(bk_conv_outvec_workspace(&geom), 1))
+    var ws = [Float](repeating: .nan, count: max(bk_conv_outvec_workspace(t.m, &geom), 1))
     var padded = geom
     var ran = 0
     for isa in Int32(1)...max(1, KernelISA.best) where isa <= KernelISA.best {
       #expect(bk_conv_outvec_applies(isa, t.m, &geom) != 0, "isa \(isa)")
-      let img = bk_conv_outvec_pad(&ws, x, &geom, 0, t.c, &padded)
+      let img = bk_conv_outvec_pad(&ws, x, t.m, &geom, 0, t.c, &padded)
       var y = [Float](repeating: .nan, count: t.m * N)
       // Two column ranges, the first ending mid-row, as two threads would split it.
       let mid = N / 3
@@ -66,9 +70,9 @@ struct OutvecKernelTests {
     let bias = KernelTests.random(m, &rng)
     var packed = [Float](repeating: 0, count: m * K)
     bk_conv_outvec_pack(&packed, w, m, K)
-    var ws = [Float](repeating: 0, count: bk_conv_outvec_workspace(&geom))
+    var ws = [Float](repeating: 0, count: bk_conv_outvec_workspace(m, &geom))
     var padded = geom
-    let img = bk_conv_outvec_pad(&ws, x, &geom, 0, c, &padded)
+    let img = bk_conv_outvec_pad(&ws, x, m, &geom, 0, c, &padded)
     for act in [Int32(BK_ACT_RELU), Int32(BK_ACT_SILU), Int32(BK_ACT_HARDSWISH)] {
       var ep = BKEpilogue(act: act, alpha: 1 / 6, beta: 0.5)
       var expected = [Float](repeating: 0, count: m * N)
@@ -90,13 +94,13 @@ struct OutvecKernelTests {
     let x = KernelTests.random(c * h * wd, &rng), w = KernelTests.random(m * K, &rng)
     var bias = KernelTests.random(m, &rng)
     bias[0] = -0.0
-    #expect(bk_conv_outvec_workspace(&geom) == 0)
+    #expect(bk_conv_outvec_workspace(m, &geom) == 0)
     var expected = [Float](repeating: 0, count: m * N)
     bk_conv_gemm(0, m, 0, N, w, x, &geom, &expected, bias, nil)
     var packed = [Float](repeating: 0, count: m * K)
     bk_conv_outvec_pack(&packed, w, m, K)
     var padded = geom
-    let img = bk_conv_outvec_pad(nil, x, &geom, 0, c, &padded)
+    let img = bk_conv_outvec_pad(nil, x, m, &geom, 0, c, &padded)
     // Routing takes the patches on both ISAs (with the next rows prefetched
     // they beat the packed GEMM on AVX-512 too).
     for isa in Int32(1)...max(1, KernelISA.best) where isa <= KernelISA.best {
@@ -123,9 +127,9 @@ struct OutvecKernelTests {
     let expected = KernelTests.naiveConv(x: x, w: w, bias: bias, c: c, h: h, wd: wd, m: m, k: 3, s: 1, p: 1)
     var packed = [Float](repeating: 0, count: m * K)
     bk_conv_outvec_pack(&packed, w, m, K)
-    var ws = [Float](repeating: 0, count: max(bk_conv_outvec_workspace(&geom), 1))
+    var ws = [Float](repeating: 0, count: max(bk_conv_outvec_workspace(m, &geom), 1))
     var padded = geom
-    let img = bk_conv_outvec_pad(&ws, x, &geom, 0, c, &padded)
+    let img = bk_conv_outvec_pad(&ws, x, m, &geom, 0, c, &padded)
     for isa in Int32(1)...max(1, KernelISA.best) where isa <= KernelISA.best {
       #expect(bk_conv_outvec_applies(isa, m, &geom) != 0, "isa \(isa)")
       var y = [Float](repeating: .nan, count: m * N)

@@ -64,17 +64,18 @@ int bk_conv_outvec_applies(int isa, ptrdiff_t M, const BKConvGeom *g);
 /// of 16 rows, each [K][16], into dst (M * K floats). Done once, at load.
 void bk_conv_outvec_pack(float *dst, const float *A, ptrdiff_t M, ptrdiff_t K);
 
-/// Floats of workspace bk_conv_outvec_pad needs for g: 0 when g has no
-/// padding, or when its image is too big to copy (bk_conv_outvec then pads
-/// only the tiles on the border, as it goes).
-ptrdiff_t bk_conv_outvec_workspace(const BKConvGeom *g);
+/// Floats of workspace bk_conv_outvec_pad needs for g with M output
+/// channels: 0 when g has no padding, or when its image is too big to copy
+/// or too cheap per copied float (bk_conv_outvec then pads only the tiles on
+/// the border, as it goes).
+ptrdiff_t bk_conv_outvec_workspace(ptrdiff_t M, const BKConvGeom *g);
 
 /// The image bk_conv_outvec reads: x itself when the workspace is 0, else
 /// ws, into which this call copies channels [c0, c1) of x with the padding
 /// as zeros (threads may split the channels); *out is the geometry to pass
 /// (g, or no padding with H and W those of the copy).
-const float *bk_conv_outvec_pad(float *ws, const float *x, const BKConvGeom *g, ptrdiff_t c0,
-                               ptrdiff_t c1, BKConvGeom *out);
+const float *bk_conv_outvec_pad(float *ws, const float *x, ptrdiff_t M, const BKConvGeom *g,
+                               ptrdiff_t c0, ptrdiff_t c1, BKConvGeom *out);
 
 /// bk_conv_gemm with output channels across the lanes and A packed by
 /// bk_conv_outvec_pack: the same bits, for columns [n0, n1) of y (row
