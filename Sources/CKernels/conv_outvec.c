@@ -5,8 +5,8 @@
 // the wasted lanes of a short last panel cost a third of the layer. Here 16
 // or 32 output channels sit in one or two vectors, weights come pre-packed
 // (bk_conv_outvec_pack, done once at load), and each input pixel is one
-// broadcast read straight from the image: a tile of up to 12 pixels of one
-// output row keeps 24 accumulators. Padding taps read zeros from a padded
+// broadcast read straight from the image: a tile of up to 14 pixels of one
+// output row keeps 28 accumulators. Padding taps read zeros from a padded
 // copy or an edge tile's patch (conv_outvec_drive.c), so every tap is a
 // plain load. Every output still starts at its bias and takes its fmas in
 // increasing k = (c, i, j), a padding tap adding w * 0, so the bits equal
@@ -106,12 +106,13 @@ typedef void (*OVTile512)(const BKConvGeom *, const float *, ptrdiff_t, const pt
 #define OV_NPS(NV, SW)                                                                             \
   OV_FN(NV, 1, SW) OV_FN(NV, 2, SW) OV_FN(NV, 3, SW) OV_FN(NV, 4, SW) OV_FN(NV, 5, SW)             \
   OV_FN(NV, 6, SW) OV_FN(NV, 7, SW) OV_FN(NV, 8, SW) OV_FN(NV, 9, SW) OV_FN(NV, 10, SW)            \
-  OV_FN(NV, 11, SW) OV_FN(NV, 12, SW)
+  OV_FN(NV, 11, SW) OV_FN(NV, 12, SW) OV_FN(NV, 13, SW) OV_FN(NV, 14, SW)
 OV_NPS(1, 1) OV_NPS(1, 2) OV_NPS(2, 1) OV_NPS(2, 2)
 #define OV_ROW(NV, SW)                                                                             \
   { ov512_##NV##_1_##SW, ov512_##NV##_2_##SW, ov512_##NV##_3_##SW, ov512_##NV##_4_##SW,            \
     ov512_##NV##_5_##SW, ov512_##NV##_6_##SW, ov512_##NV##_7_##SW, ov512_##NV##_8_##SW,            \
-    ov512_##NV##_9_##SW, ov512_##NV##_10_##SW, ov512_##NV##_11_##SW, ov512_##NV##_12_##SW }
+    ov512_##NV##_9_##SW, ov512_##NV##_10_##SW, ov512_##NV##_11_##SW, ov512_##NV##_12_##SW,        \
+    ov512_##NV##_13_##SW, ov512_##NV##_14_##SW }
 // [NV - 1][SW - 1][NP - 1]
 static const OVTile512 ov512_table[2][2][OV_MAX_NP] = {
   {OV_ROW(1, 1), OV_ROW(1, 2)},

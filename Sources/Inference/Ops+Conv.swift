@@ -39,7 +39,7 @@ extension Operators {
     let wT: [Float]? = pointwise && group == 1 && N == 1
       ? w.constant.map { packVecMat(transposed($0, rows: m, cols: K), K: K, N: m) } : nil
     // A 1x1 convolution reads its map as one row of N pixels: the outvec
-    // tiles then run 12 pixels wide across row ends instead of a row's 7
+    // tiles then run 14 pixels wide across row ends instead of a row's 7
     // (MobileNet's pointwise layers on 14x14 and 7x7), and each reads the
     // weights fewer times. Same pixels, same order of FMAs per output.
     var geom = pointwise
