@@ -169,6 +169,23 @@ struct OutvecKernelTests {
     #expect((bk_conv_outvec_applies(Int32(BK_ISA_AVX2), r.1, &g) != 0) == (best >= Int32(BK_ISA_AVX2)))
   }
 
+  /// (input channels, output channels, input side, stride, padded copy): the
+  /// copy where a layer does at least 100 multiply-adds per copied float,
+  /// border patches below (16 -> 32 at stride 2: 71), none past 2 MiB.
+  static let copies: [(Int, Int, Int, Int, Bool)] = [
+    (16, 32, 112, 2, false), (16, 32, 160, 2, false), (32, 64, 56, 2, true), (64, 64, 28, 1, true),
+    (64, 64, 80, 1, true), (32, 32, 160, 1, false),
+  ]
+
+  @Test("A padded copy only where the layer's multiply-adds pay for it", arguments: copies)
+  func paddedCopy(_ r: (Int, Int, Int, Int, Bool)) {
+    let o = (r.2 + 2 - 3) / r.3 + 1
+    var g = BKConvGeom(C: r.0, H: r.2, W: r.2, KH: 3, KW: 3, sh: r.3, sw: r.3, ph: 1, pw: 1, dh: 1, dw: 1, OH: o, OW: o)
+    #expect((bk_conv_outvec_workspace(r.1, &g) > 0) == r.4)
+    // Either way the layer still runs across the lanes.
+    #expect(bk_conv_outvec_applies(Int32(BK_ISA_AVX2), r.1, &g) != 0 || KernelISA.best < Int32(BK_ISA_AVX2))
+  }
+
   @Test("Shapes it does not take are refused, not run") func outvecRefuses() {
     // 24 output channels (not a multiple of 16), stride 3, a 9x9 kernel, the scalar ISA.
     var g = BKConvGeom(C: 2, H: 20, W: 20, KH: 3, KW: 3, sh: 1, sw: 1, ph: 1, pw: 1, dh: 1, dw: 1, OH: 20, OW: 20)
