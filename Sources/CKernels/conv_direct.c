@@ -25,14 +25,15 @@
 // Strides 1 and 2, kernels up to 8x8 (others go to the packed GEMM).
 #define HOIST_MAX 8
 __attribute__((target("avx512f"), always_inline)) static inline void
-direct512h(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
+direct512h(const int MB, const int KWC, const int SWC, ptrdiff_t n0, ptrdiff_t n1, const float *A,
            const float *x, const BKConvGeom *g, float *y, const float *bias,
            const BKEpilogue *ep) {
   const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW, plane = g->H * g->W;
   const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
   const __m512i zero = _mm512_setzero_si512(), wlimit = _mm512_set1_epi32((int)g->W);
-  const ptrdiff_t sw = g->sw, KH = g->KH, KW = g->KW;
+  // KWC and SWC: the kernel width and stride when known at compile time (0: g's).
+  const ptrdiff_t sw = SWC ? SWC : g->sw, KH = g->KH, KW = KWC ? KWC : g->KW;
   const int prefetch = g->C * plane > BK_PREFETCH_IMAGE, prefetch_y = MB * ldc > BK_PREFETCH_IMAGE;
   for (ptrdiff_t n = n0; n < n1;) {
     ptrdiff_t oh = n / g->OW, ow = n % g->OW;
@@ -69,18 +70,24 @@ direct512h(const int MB, ptrdiff_t n0, ptrdiff_t n1, const float *A,
         // Masked-off lanes are never read, so a start before the row is
         // fine; addresses are formed as integers for that reason.
         uintptr_t row = (uintptr_t)(x + c * plane + rowoff[i]);
-        for (ptrdiff_t j = 0; j < KW; j++, k++) {
-          __m512 v = _mm512_setzero_ps();
-          if (rowok[i]) {
-            const float *p = (const float *)(row + (uintptr_t)col0[j] * sizeof(float));
-            if (sw == 1)
-              v = _mm512_maskz_loadu_ps(m0[j], p);
-            else
-              v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(m0[j], p), even, _mm512_maskz_loadu_ps(m1[j], p + 16));
-          }
-          _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
-            acc[m] = _mm512_fmadd_ps(_mm512_set1_ps(A[m * K + k]), v, acc[m]);
-        }
+        // One tap: its row's masked load (two and a permute at stride 2)
+        // feeding MB fmas. A known kernel width unrolls the taps.
+#define DIRECT_TAP                                                                                     \
+  __m512 v = _mm512_setzero_ps();                                                                      \
+  if (rowok[i]) {                                                                                      \
+    const float *p = (const float *)(row + (uintptr_t)col0[j] * sizeof(float));                         \
+    if (sw == 1)                                                                                       \
+      v = _mm512_maskz_loadu_ps(m0[j], p);                                                             \
+    else                                                                                               \
+      v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(m0[j], p), even, _mm512_maskz_loadu_ps(m1[j], p + 16)); \
+  }                                                                                                    \
+  _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)                                      \
+    acc[m] = _mm512_fmadd_ps(_mm512_set1_ps(A[m * K + k]), v, acc[m]);
+        if (KWC)
+          _Pragma("clang loop unroll(full)") for (int j = 0; j < KWC; j++, k++) { DIRECT_TAP }
+        else
+          for (ptrdiff_t j = 0; j < KW; j++, k++) { DIRECT_TAP }
+#undef DIRECT_TAP
       }
     if (ep && ep->act)
       _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
@@ -134,10 +141,19 @@ bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
   for (ptrdiff_t m0 = 0; m0 < M; m0 += mb) {
     const float *a = A + m0 * K, *b = bias ? bias + m0 : NULL;
     float *out = y + m0 * ldc;
+    const int k3 = g->KW == 3, s1 = g->sw == 1;
     switch (mb) {
-    case 8: direct512h(8, n0, n1, a, x, g, out, b, ep); break;
-    case 16: direct512h(16, n0, n1, a, x, g, out, b, ep); break;
-    default: direct512h(24, n0, n1, a, x, g, out, b, ep); break;
+    case 8: direct512h(8, 0, 0, n0, n1, a, x, g, out, b, ep); break;
+    case 16:
+      if (k3 && s1) direct512h(16, 3, 1, n0, n1, a, x, g, out, b, ep);
+      else if (k3) direct512h(16, 3, 2, n0, n1, a, x, g, out, b, ep);
+      else direct512h(16, 0, 0, n0, n1, a, x, g, out, b, ep);
+      break;
+    default:
+      if (k3 && s1) direct512h(24, 3, 1, n0, n1, a, x, g, out, b, ep);
+      else if (k3) direct512h(24, 3, 2, n0, n1, a, x, g, out, b, ep);
+      else direct512h(24, 0, 0, n0, n1, a, x, g, out, b, ep);
+      break;
     }
   }
   return 1;

@@ -200,9 +200,10 @@ struct KernelTests {
       ConvCase(c: 2, h: 5, w: 5, m: 3, k: 5, s: 2), ConvCase(c: 1, h: 3, w: 3, m: 1, k: 3, s: 1),
       ConvCase(c: 33, h: 6, w: 6, m: 17, k: 3, s: 1), ConvCase(c: 3, h: 9, w: 70, m: 16, k: 3, s: 2),
       ConvCase(c: 2, h: 4, w: 100, m: 13, k: 3, s: 1),
-      // the direct stem path (K <= 32, 8/16/24 output channels), strides 1-2; stride 3 goes to GEMM
+      // the direct stem path (K <= 32, 8/16/24 output channels; 3-wide kernels unrolled, others not), strides 1-2; stride 3 goes to GEMM
       ConvCase(c: 3, h: 12, w: 37, m: 16, k: 3, s: 2), ConvCase(c: 3, h: 10, w: 21, m: 8, k: 3, s: 1),
       ConvCase(c: 1, h: 9, w: 40, m: 24, k: 5, s: 3), ConvCase(c: 2, h: 5, w: 16, m: 16, k: 3, s: 1),
+      ConvCase(c: 3, h: 11, w: 45, m: 24, k: 3, s: 2), ConvCase(c: 1, h: 7, w: 30, m: 16, k: 5, s: 1),
       // the panel packers' table: dilation, a panel over more rows than the
       // table holds (falls back), 49 taps, rows wide enough for unmasked
       // (interior) loads at strides 1 and 2, a 1x1 kernel at stride 2
