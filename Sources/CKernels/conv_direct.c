@@ -19,6 +19,23 @@
 // path's zero does, so the bits equal bk_conv_gemm's.
 #define DIRECT_MAX_K 32
 
+/// One tap: its row's masked load (two and a permute at stride 2) feeding MB
+/// fmas, the weights a[m * K] broadcast.
+__attribute__((target("avx512f"), always_inline)) static inline void
+direct_tap(const int MB, ptrdiff_t sw, int rowok, uintptr_t row, ptrdiff_t col0, __mmask16 m0, __mmask16 m1,
+           __m512i even, const float *a, ptrdiff_t K, __m512 *acc) {
+  __m512 v = _mm512_setzero_ps();
+  if (rowok) {
+    const float *p = (const float *)(row + (uintptr_t)col0 * sizeof(float));
+    if (sw == 1)
+      v = _mm512_maskz_loadu_ps(m0, p);
+    else
+      v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(m0, p), even, _mm512_maskz_loadu_ps(m1, p + 16));
+  }
+  _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
+    acc[m] = _mm512_fmadd_ps(_mm512_set1_ps(a[m * K]), v, acc[m]);
+}
+
 // A segment's column masks (one per kernel column) and row offsets (one per
 // kernel row) are worked out once, outside the channel loop, so each tap is
 // one or two masked loads (and a permute at stride 2) feeding MB FMAs.
@@ -70,24 +87,13 @@ direct512h(const int MB, const int KWC, const int SWC, ptrdiff_t n0, ptrdiff_t n
         // Masked-off lanes are never read, so a start before the row is
         // fine; addresses are formed as integers for that reason.
         uintptr_t row = (uintptr_t)(x + c * plane + rowoff[i]);
-        // One tap: its row's masked load (two and a permute at stride 2)
-        // feeding MB fmas. A known kernel width unrolls the taps.
-#define DIRECT_TAP                                                                                     \
-  __m512 v = _mm512_setzero_ps();                                                                      \
-  if (rowok[i]) {                                                                                      \
-    const float *p = (const float *)(row + (uintptr_t)col0[j] * sizeof(float));                         \
-    if (sw == 1)                                                                                       \
-      v = _mm512_maskz_loadu_ps(m0[j], p);                                                             \
-    else                                                                                               \
-      v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(m0[j], p), even, _mm512_maskz_loadu_ps(m1[j], p + 16)); \
-  }                                                                                                    \
-  _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)                                      \
-    acc[m] = _mm512_fmadd_ps(_mm512_set1_ps(A[m * K + k]), v, acc[m]);
+        // A known kernel width unrolls the taps.
         if (KWC)
-          _Pragma("clang loop unroll(full)") for (int j = 0; j < KWC; j++, k++) { DIRECT_TAP }
+          _Pragma("clang loop unroll(full)") for (int j = 0; j < KWC; j++, k++)
+            direct_tap(MB, sw, rowok[i], row, col0[j], m0[j], m1[j], even, A + k, K, acc);
         else
-          for (ptrdiff_t j = 0; j < KW; j++, k++) { DIRECT_TAP }
-#undef DIRECT_TAP
+          for (ptrdiff_t j = 0; j < KW; j++, k++)
+            direct_tap(MB, sw, rowok[i], row, col0[j], m0[j], m1[j], even, A + k, K, acc);
       }
     if (ep && ep->act)
       _Pragma("clang loop unroll(full)") for (int m = 0; m < MB; m++)
@@ -141,20 +147,17 @@ bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
   for (ptrdiff_t m0 = 0; m0 < M; m0 += mb) {
     const float *a = A + m0 * K, *b = bias ? bias + m0 : NULL;
     float *out = y + m0 * ldc;
-    const int k3 = g->KW == 3, s1 = g->sw == 1;
+    // 3-wide kernels (strides 1 and 2 only reach here) with their taps unrolled.
+#define DIRECT_PASS(MB)                                                              \
+  if (g->KW == 3 && g->sw == 1) direct512h(MB, 3, 1, n0, n1, a, x, g, out, b, ep);   \
+  else if (g->KW == 3) direct512h(MB, 3, 2, n0, n1, a, x, g, out, b, ep);            \
+  else direct512h(MB, 0, 0, n0, n1, a, x, g, out, b, ep);
     switch (mb) {
-    case 8: direct512h(8, 0, 0, n0, n1, a, x, g, out, b, ep); break;
-    case 16:
-      if (k3 && s1) direct512h(16, 3, 1, n0, n1, a, x, g, out, b, ep);
-      else if (k3) direct512h(16, 3, 2, n0, n1, a, x, g, out, b, ep);
-      else direct512h(16, 0, 0, n0, n1, a, x, g, out, b, ep);
-      break;
-    default:
-      if (k3 && s1) direct512h(24, 3, 1, n0, n1, a, x, g, out, b, ep);
-      else if (k3) direct512h(24, 3, 2, n0, n1, a, x, g, out, b, ep);
-      else direct512h(24, 0, 0, n0, n1, a, x, g, out, b, ep);
-      break;
+    case 8: DIRECT_PASS(8) break;
+    case 16: DIRECT_PASS(16) break;
+    default: DIRECT_PASS(24) break;
     }
+#undef DIRECT_PASS
   }
   return 1;
 }
