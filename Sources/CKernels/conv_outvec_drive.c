@@ -24,9 +24,7 @@
 // get patches instead (bk_conv_outvec_workspace).
 #define OV_COPY_MACS 100
 
-/// Whether every tap of g reads inside the image: no padding, and the last
-/// output's taps inside the last row and column.
-static int unpadded(const BKConvGeom *g) {
+int bk_outvec_unpadded(const BKConvGeom *g) {
   return g->ph == 0 && g->pw == 0 && (g->OH - 1) * g->sh + (g->KH - 1) * g->dh < g->H &&
          (g->OW - 1) * g->sw + (g->KW - 1) * g->dw < g->W;
 }
@@ -41,11 +39,11 @@ static ptrdiff_t patch_floats(const BKConvGeom *g, ptrdiff_t np) {
 }
 
 int bk_outvec_padding_handled(const BKConvGeom *g) {
-  return unpadded(g) || padded_floats(g) <= OV_MAX_PAD || patch_floats(g, OV_MAX_NP) <= OV_MAX_PATCH;
+  return bk_outvec_unpadded(g) || padded_floats(g) <= OV_MAX_PAD || patch_floats(g, OV_MAX_NP) <= OV_MAX_PATCH;
 }
 
 ptrdiff_t bk_conv_outvec_workspace(ptrdiff_t M, const BKConvGeom *g) {
-  if (unpadded(g) || padded_floats(g) > OV_MAX_PAD) return 0;
+  if (bk_outvec_unpadded(g) || padded_floats(g) > OV_MAX_PAD) return 0;
   // Few multiply-adds per copied float, and the copy is the cost: 16 -> 32
   // channels at stride 2 onto 56x56 and 80x80 (71 a float) took 10 % less
   // with patches; at 32 -> 64 (139) the two were even; 64 -> 64 at stride 1

@@ -80,6 +80,10 @@ int bk_conv_direct_preferred(int isa, ptrdiff_t M, const BKConvGeom *g);
 #define OV2_MAX_NP 6
 #define OV_MAX_TAP 8
 
+/// Whether every tap of g reads inside the image: no padding, and the last
+/// output's taps inside the last row and column.
+int bk_outvec_unpadded(const BKConvGeom *g);
+
 /// Whether the outvec driver can serve g's padding: none, a padded copy
 /// small enough for the workspace, or patches of its border tiles.
 int bk_outvec_padding_handled(const BKConvGeom *g);

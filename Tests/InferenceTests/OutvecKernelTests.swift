@@ -27,6 +27,16 @@ struct OutvecKernelTests {
     Case(c: 3, h: 4, w: 4, m: 16, k: 1, s: 2, p: 0), Case(c: 2, h: 6, w: 9, m: 32, k: 3, s: 1, p: 3),
     Case(c: 16, h: 30, w: 37, m: 32, k: 3, s: 2, p: 1), Case(c: 3, h: 28, w: 28, m: 64, k: 3, s: 1, p: 1),
     Case(c: 4, h: 12, w: 31, m: 16, k: 3, s: 2, p: 5, d: 5), Case(c: 5, h: 9, w: 27, m: 32, k: 3, s: 1, p: 1),
+  ] + blocked
+
+  /// Layers AVX-512 walks channel-blocked (bk_conv_outvec_blocks): a short
+  /// last block (40 = 16 + 16 + 8), rows longer than a segment (150), rows
+  /// so short a segment holds several (10), stride 2, dilation, a 5x5
+  /// kernel (blocks of 5 channels), no padding, and an odd group of 16.
+  static let blocked: [Case] = [
+    Case(c: 40, h: 5, w: 150, m: 64, k: 3, s: 1, p: 1), Case(c: 20, h: 8, w: 10, m: 48, k: 3, s: 1, p: 1),
+    Case(c: 40, h: 30, w: 37, m: 64, k: 3, s: 2, p: 1), Case(c: 18, h: 14, w: 17, m: 64, k: 3, s: 1, p: 2, d: 2),
+    Case(c: 7, h: 11, w: 23, m: 32, k: 5, s: 1, p: 2), Case(c: 24, h: 9, w: 40, m: 32, k: 3, s: 1, p: 0),
   ]
 
   @Test("Channels-across-lanes convolution equals the naive one and the conv GEMM", arguments: cases)
@@ -184,6 +194,23 @@ struct OutvecKernelTests {
     #expect((bk_conv_outvec_workspace(r.1, &g) > 0) == r.4)
     // Either way the layer still runs across the lanes.
     #expect(bk_conv_outvec_applies(Int32(BK_ISA_AVX2), r.1, &g) != 0 || KernelISA.best < Int32(BK_ISA_AVX2))
+  }
+
+  @Test("AVX-512 walks the blocked cases channel-blocked, the other kernels plainly", arguments: cases)
+  func blockedWalk(_ t: Case) {
+    let ke = t.d * (t.k - 1) + 1
+    let oh = (t.h + 2 * t.p - ke) / t.s + 1, ow = (t.w + 2 * t.p - ke) / t.s + 1
+    var geom = BKConvGeom(
+      C: t.c, H: t.h, W: t.w, KH: t.k, KW: t.k, sh: t.s, sw: t.s, ph: t.p, pw: t.p, dh: t.d, dw: t.d, OH: oh, OW: ow)
+    var padded = geom
+    var ws = [Float](repeating: 0, count: max(bk_conv_outvec_workspace(t.m, &geom), 1))
+    _ = bk_conv_outvec_pad(&ws, [Float](repeating: 0, count: t.c * t.h * t.w), t.m, &geom, 0, t.c, &padded)
+    // Blocks of 144 taps: 16 channels at 3x3, 5 at 5x5.
+    let perBlock = 144 / (t.k * t.k)
+    let expected = Self.blocked.contains { $0.testDescription == t.testDescription } ? perBlock : 0
+    let avx512 = KernelISA.best >= Int32(BK_ISA_AVX512)
+    #expect(bk_conv_outvec_blocks(Int32(BK_ISA_AVX512), &padded) == (avx512 ? expected : 0))
+    #expect(bk_conv_outvec_blocks(Int32(BK_ISA_AVX2), &padded) == 0)
   }
 
   @Test("Shapes it does not take are refused, not run") func outvecRefuses() {

@@ -77,6 +77,13 @@ ptrdiff_t bk_conv_outvec_workspace(ptrdiff_t M, const BKConvGeom *g);
 const float *bk_conv_outvec_pad(float *ws, const float *x, ptrdiff_t M, const BKConvGeom *g,
                                ptrdiff_t c0, ptrdiff_t c1, BKConvGeom *out);
 
+/// Input channels per block when bk_conv_outvec walks g (the geometry
+/// bk_conv_outvec_pad gave) channel-blocked on `isa`, keeping each block's
+/// weights in L1 across a segment of tiles; 0 for the plain walk (AVX2, a
+/// 1x1 kernel, one block's worth of channels, or border tiles that read
+/// patches). Either way the bits are the same.
+ptrdiff_t bk_conv_outvec_blocks(int isa, const BKConvGeom *g);
+
 /// bk_conv_gemm with output channels across the lanes and A packed by
 /// bk_conv_outvec_pack: the same bits, for columns [n0, n1) of y (row
 /// stride OH*OW). x and g come from bk_conv_outvec_pad. A caller may split
