@@ -196,8 +196,7 @@ drive_blocked512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const
         piece = OV_SEG;
       }
       for (ptrdiff_t p = 0; p < piece;) {
-        ptrdiff_t np = piece - p;
-        np = (np + (np + OV_MAX_NP - 1) / OV_MAX_NP - 1) / ((np + OV_MAX_NP - 1) / OV_MAX_NP);  // even tiles
+        const ptrdiff_t np = bk_outvec_even_tile(piece - p, OV_MAX_NP);
         tp[nt] = seg + p;
         tn[nt] = np;
         tx[nt++] = x + oh * g->sh * g->W + (ow + p) * g->sw;

@@ -139,7 +139,7 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
       const ptrdiff_t oh = n / g->OW, ow = n % g->OW;
       ptrdiff_t np = g->OW - ow;
       if (np > n1 - n) np = n1 - n;
-      np = (np + (np + maxnp - 1) / maxnp - 1) / ((np + maxnp - 1) / maxnp);  // even tiles
+      np = bk_outvec_even_tile(np, maxnp);
       const ptrdiff_t ih0 = oh * g->sh - g->ph, iw0 = ow * g->sw - g->pw;
       const int inside = ih0 >= 0 && ih0 + (g->KH - 1) * g->dh < g->H && iw0 >= 0 &&
                          iw0 + (np - 1) * g->sw + reach < g->W;

@@ -80,6 +80,14 @@ int bk_conv_direct_preferred(int isa, ptrdiff_t M, const BKConvGeom *g);
 #define OV2_MAX_NP 6
 #define OV_MAX_TAP 8
 
+/// The first tile's width when `left` pixels of a row are cut into tiles of
+/// at most `maxnp`: the fewest tiles, as even as they come (28 = 14 + 14,
+/// 20 = 10 + 10 rather than 14 + 6).
+static inline ptrdiff_t bk_outvec_even_tile(ptrdiff_t left, ptrdiff_t maxnp) {
+  const ptrdiff_t tiles = (left + maxnp - 1) / maxnp;
+  return (left + tiles - 1) / tiles;
+}
+
 /// Whether every tap of g reads inside the image: no padding, and the last
 /// output's taps inside the last row and column.
 int bk_outvec_unpadded(const BKConvGeom *g);
