@@ -64,7 +64,13 @@ extension Operators {
     } else if depthwise {
       ctx.note("depthwise \(g.k.0)x\(g.k.1); weights in place")
     } else if outvec != nil, bk_conv_outvec_applies(KernelISA.current, mg, &geom) != 0 {
-      ctx.note("channels-across-lanes \(pointwise ? "1x1 " : "")convolution [\(mg), \(K)] x [\(K), \(N)]; weights packed at load in groups of 16 output channels, [K][16] each")
+      // The geometry the kernel will walk (the padded copy's, when it takes one) says
+      // whether it runs in blocks of input channels.
+      var walked = geom
+      _ = bk_conv_outvec_pad(nil, nil, mg, &geom, 0, 0, &walked)
+      let blocks = bk_conv_outvec_blocks(KernelISA.current, &walked)
+      let walk = blocks > 0 ? "; walked in blocks of \(blocks) input channels, whose weights stay in L1" : ""
+      ctx.note("channels-across-lanes \(pointwise ? "1x1 " : "")convolution [\(mg), \(K)] x [\(K), \(N)]; weights packed at load in groups of 16 output channels, [K][16] each\(walk)")
     } else if pointwise {
       ctx.note("GEMM [\(mg), \(K)] x [\(K), \(N)]; weights in place (row-major, the microkernel's A)")
     } else {

@@ -66,6 +66,26 @@ struct ModelTests {
     #expect(s.parameterCount > 10_000)
   }
 
+  @Test("The summary names the channel-blocked walk where AVX-512 takes it, and only there")
+  func summaryNamesBlockedWalk() throws {
+    // 32 -> 32 channels, 3x3 onto 40x40 (padded copy, two blocks of 16 on AVX-512), then 1x1 (never blocked).
+    var g = TestGraph()
+    g.inputs = [("x", [1, 32, 40, 40])]
+    g.initializers = [
+      ("w1", [32, 32, 3, 3], (0..<(32 * 32 * 9)).map { Float($0 % 7) * 0.01 }),
+      ("w2", [32, 32, 1, 1], (0..<(32 * 32)).map { Float($0 % 5) * 0.01 }),
+    ]
+    g.nodes = [
+      .init(op: "Conv", name: "c3", inputs: ["x", "w1"], outputs: ["a"], ints: ["pads": [1, 1, 1, 1]]),
+      .init(op: "Conv", name: "c1", inputs: ["a", "w2"], outputs: ["y"]),
+    ]
+    g.outputs = ["y"]
+    let s = try InferenceModel.summary(bytes: g.serialized())
+    let avx512 = KernelISA.current >= Int32(BK_ISA_AVX512)
+    #expect(s.prepared.contains { $0.hasPrefix("c3:") && $0.contains("walked in blocks of 16 input channels") } == avx512)
+    #expect(!s.prepared.contains { $0.hasPrefix("c1:") && $0.contains("walked in blocks") })
+  }
+
   @Test("The summary lists what loading prepared: every Conv's kernel, batch-1 weights packed in column blocks")
   func summaryListsPreparedLayouts() throws {
     let s = try InferenceModel.summary(contentsOf: Fixtures.url("models/mobilenet_like.onnx").path)
