@@ -178,8 +178,7 @@ drive_blocked512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const
                  ptrdiff_t cb) {
   const ptrdiff_t K = g->C * g->KH * g->KW, ldc = g->OH * g->OW;
   ptrdiff_t toff[OV_MAX_TAP * OV_MAX_TAP];
-  for (ptrdiff_t i = 0; i < g->KH; i++)
-    for (ptrdiff_t j = 0; j < g->KW; j++) toff[i * g->KW + j] = i * g->dh * g->W + j * g->dw;
+  bk_outvec_tap_offsets(g, toff);
   _Alignas(64) float part[2 * OV_SEG * 16];  // [vector][pixel][16]
   // Each tile: its first pixel (from the segment's), pixel count, first input.
   ptrdiff_t tp[OV_SEG], tn[OV_SEG];

@@ -125,8 +125,7 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
   const ptrdiff_t reach = (g->KW - 1) * g->dw;
   ptrdiff_t toff[OV_MAX_TAP * OV_MAX_TAP], poff[OV_MAX_TAP * OV_MAX_TAP];
   float patch[OV_MAX_PATCH + 8];
-  for (ptrdiff_t i = 0; i < g->KH; i++)
-    for (ptrdiff_t j = 0; j < g->KW; j++) toff[i * g->KW + j] = i * g->dh * g->W + j * g->dw;
+  bk_outvec_tap_offsets(g, toff);
   // Pixel tiles outside, channel groups inside, re-reads all weights once
   // per tile: right while they stay in L2. Past OV_L2_WEIGHTS floats, and
   // when this range's input is the smaller of the two, each group's weights

@@ -88,6 +88,12 @@ static inline ptrdiff_t bk_outvec_even_tile(ptrdiff_t left, ptrdiff_t maxnp) {
   return (left + tiles - 1) / tiles;
 }
 
+/// toff[i * KW + j]: how far tap (i, j) of g reads from tap (0, 0).
+static inline void bk_outvec_tap_offsets(const BKConvGeom *g, ptrdiff_t *toff) {
+  for (ptrdiff_t i = 0; i < g->KH; i++)
+    for (ptrdiff_t j = 0; j < g->KW; j++) toff[i * g->KW + j] = i * g->dh * g->W + j * g->dw;
+}
+
 /// Whether every tap of g reads inside the image: no padding, and the last
 /// output's taps inside the last row and column.
 int bk_outvec_unpadded(const BKConvGeom *g);

@@ -41,41 +41,6 @@
 // bit — in KH + KW comparisons per output instead of KH * KW.
 #define SEP_MAX_KH 8
 #define SEP_MAX_OW 1024
-#define MAXPOOL_SEP_BODY                                                      \
-  float ring[SEP_MAX_KH][SEP_MAX_OW];                                         \
-  for (ptrdiff_t c = c0; c < c1; c++) {                                       \
-    const float *xc = x + c * H * W;                                          \
-    ptrdiff_t next = 0;                                                       \
-    for (ptrdiff_t oh = 0; oh < OH; oh++) {                                   \
-      ptrdiff_t top = oh - ph, end = oh - ph + KH;                            \
-      if (end > H) end = H;                                                   \
-      for (; next < end; next++) {                                            \
-        float *hr = ring[next % KH];                                          \
-        const float *xr = xc + next * W;                                      \
-        for (ptrdiff_t ow = 0; ow < OW; ow++) hr[ow] = -INFINITY;             \
-        for (ptrdiff_t j = 0; j < KW; j++) {                                  \
-          ptrdiff_t off = j - pw;                                             \
-          ptrdiff_t lo = off >= 0 ? 0 : -off;                                 \
-          ptrdiff_t hi = W - off <= 0 ? 0 : W - off;                          \
-          if (hi > OW) hi = OW;                                               \
-          const float *xs = xr + off;                                         \
-          for (ptrdiff_t ow = lo; ow < hi; ow++) {                            \
-            float v = xs[ow];                                                 \
-            hr[ow] = (v > hr[ow] || v != v) ? v : hr[ow];                     \
-          }                                                                   \
-        }                                                                     \
-      }                                                                       \
-      float *yr = y + (c * OH + oh) * OW;                                     \
-      for (ptrdiff_t ow = 0; ow < OW; ow++) yr[ow] = -INFINITY;               \
-      for (ptrdiff_t ih = top < 0 ? 0 : top; ih < end; ih++) {                \
-        const float *hr = ring[ih % KH];                                      \
-        for (ptrdiff_t ow = 0; ow < OW; ow++) {                               \
-          float v = hr[ow];                                                   \
-          yr[ow] = (v > yr[ow] || v != v) ? v : yr[ow];                       \
-        }                                                                     \
-      }                                                                       \
-    }                                                                         \
-  }
 
 /// Stride 1, no dilation, kernels up to SEP_MAX_KH a side with padding
 /// inside them (every output column then has a tap in the row).
@@ -85,15 +50,9 @@ static int maxpool_separable(ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh, ptrdiff_t
          ph < KH && pw < KW && OW <= SEP_MAX_OW;
 }
 
-static void maxpool_sep_scalar(float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
-                               ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t ph, ptrdiff_t pw,
-                               ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1) {
-  MAXPOOL_SEP_BODY
-}
-
-
-// The separable passes with explicit vectors: rows of SPPF's maps are short
-// (20 floats for a 640 input), where the compiler's loops ran 4 lanes and a
+// The separable passes, written once for a lane type: AVX-512 (16 lanes),
+// AVX2 (8) and the portable path (1). Rows of SPPF's maps are short (20
+// floats for a 640 input), where the compiler's loops ran 4 lanes and a
 // scalar tail per tap. Each pass takes a row a vector at a time, lanes whose
 // tap falls outside the row (or past the output) masked off and read as
 // -inf, which folds in as a skipped tap would; both passes fold their taps
@@ -175,14 +134,27 @@ __attribute__((target("avx2,fma"))) static inline __m256 fold8(__m256 m, __m256 
   return _mm256_blendv_ps(m, v, take);
 }
 __attribute__((target("avx2,fma"))) static inline void store8m(float *dst, ptrdiff_t n, __m256 v) {
-  _mm256_maskstore_ps(dst, lanes8(0, n), v);
+  _mm256_maskstore_ps(dst, lane_mask(n), v);
 }
+// One lane: the mask is whether lane 0 is in [lo, hi).
+static inline int lanes1(ptrdiff_t lo, ptrdiff_t hi) { return lo <= 0 && 0 < hi; }
+static inline float load1m(int k, const float *row, ptrdiff_t at) { return k ? row[at] : -INFINITY; }
+static inline float load1(const float *p) { return *p; }
+static inline float fold1(float m, float v) { return (v > m || v != v) ? v : m; }
+static inline void store1(float *dst, float v) { *dst = v; }
+static inline void store1m(float *dst, ptrdiff_t n, float v) { if (n > 0) *dst = v; }
 
 __attribute__((target("avx512f"))) static void
 maxpool_sep512(float *y, const float *x, ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH, ptrdiff_t KW,
                ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t c0, ptrdiff_t c1) {
   SEP_PASSES(__m512, 16, _mm512_set1_ps(-INFINITY), lanes16, load16m, _mm512_loadu_ps, fold16,
              _mm512_storeu_ps, store16m)
+}
+
+static void maxpool_sep_scalar(float *y, const float *x, ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH,
+                               ptrdiff_t KW, ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t OH, ptrdiff_t OW,
+                               ptrdiff_t c0, ptrdiff_t c1) {
+  SEP_PASSES(float, 1, -INFINITY, lanes1, load1m, load1, fold1, store1, store1m)
 }
 
 __attribute__((target("avx2,fma"))) static void
