@@ -52,10 +52,39 @@ static inline void bk_prefetch_rows(const float *x, const BKConvGeom *g, ptrdiff
     }
 }
 
+/// A direct kernel's kernel rows for output row oh: rowok[i] whether row i
+/// reads inside the image, rowoff[i] its offset (0 when not); with
+/// `prefetch`, the rows the next output row adds, columns [c0, c1), go to L2.
+static inline void bk_direct_rows(const float *x, const BKConvGeom *g, ptrdiff_t oh, int prefetch,
+                                  ptrdiff_t c0, ptrdiff_t c1, int *rowok, ptrdiff_t *rowoff) {
+  for (ptrdiff_t i = 0; i < g->KH; i++) {
+    const ptrdiff_t ih = oh * g->sh - g->ph + i * g->dh;
+    rowok[i] = ih >= 0 && ih < g->H;
+    rowoff[i] = rowok[i] ? ih * g->W : 0;
+  }
+  if (prefetch) {
+    const ptrdiff_t r0 = oh * g->sh - g->ph + (g->KH - 1) * g->dh + 1;
+    bk_prefetch_rows(x, g, r0, r0 + g->sh, c0, c1);
+  }
+}
+
 /// Direct convolution for stem layers (K = C*KH*KW <= 32 and M in {8, 16,
 /// 24}) over output columns [n0, n1), AVX-512 only. Returns 0, writing
 /// nothing, when the shape is not one it handles.
 int bk_conv_direct512(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
+                      const float *x, const BKConvGeom *g, float *y,
+                      const float *bias, const BKEpilogue *ep);
+
+/// Whether the AVX2 direct kernel takes g: 8, 24 or 40 output channels
+/// (which the outvec kernel cannot take), strides 1-2, kernels up to 8x8,
+/// and a stem (K = C*KH*KW <= 32) or a kernel wider than 1x1 over rows of
+/// 16 or more.
+int bk_conv_direct256_applies(ptrdiff_t M, const BKConvGeom *g);
+
+/// Direct convolution for AVX2 + FMA (conv_direct256.c) of the shapes
+/// bk_conv_direct256_applies takes, 8 output channels at a time; returns 0,
+/// writing nothing, for any other shape.
+int bk_conv_direct256(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *A,
                       const float *x, const BKConvGeom *g, float *y,
                       const float *bias, const BKEpilogue *ep);
 

@@ -204,6 +204,11 @@ struct KernelTests {
       ConvCase(c: 3, h: 12, w: 37, m: 16, k: 3, s: 2), ConvCase(c: 3, h: 10, w: 21, m: 8, k: 3, s: 1),
       ConvCase(c: 1, h: 9, w: 40, m: 24, k: 5, s: 3), ConvCase(c: 2, h: 5, w: 16, m: 16, k: 3, s: 1),
       ConvCase(c: 3, h: 11, w: 45, m: 24, k: 3, s: 2), ConvCase(c: 1, h: 7, w: 30, m: 16, k: 5, s: 1),
+      // AVX2's direct kernel (8, 24 and 40 channels): stems with a 5-wide kernel at strides 1 and 2, a
+      // dilated stem, wider layers at stride 2 and dilated
+      ConvCase(c: 1, h: 7, w: 30, m: 8, k: 5, s: 1), ConvCase(c: 1, h: 9, w: 41, m: 24, k: 5, s: 2),
+      ConvCase(c: 3, h: 10, w: 29, m: 8, k: 3, s: 2, d: 2), ConvCase(c: 6, h: 9, w: 40, m: 24, k: 3, s: 2),
+      ConvCase(c: 5, h: 8, w: 33, m: 8, k: 3, s: 1, d: 2),
       // the panel packers' table: dilation, a panel over more rows than the
       // table holds (falls back), 49 taps, rows wide enough for unmasked
       // (interior) loads at strides 1 and 2, a 1x1 kernel at stride 2

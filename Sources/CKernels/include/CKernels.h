@@ -45,7 +45,8 @@ typedef struct {
 
 /// Whether bk_conv_gemm runs this convolution (all M output channels) as a
 /// direct convolution on `isa` rather than GEMM on packed panels (stems and
-/// layers with few output channels over wide rows; AVX-512 only).
+/// layers with few output channels over wide rows on AVX-512; on AVX2 the
+/// layers of 8, 24 or 40 channels the outvec kernel cannot take).
 int bk_conv_is_direct(int isa, ptrdiff_t M, const BKConvGeom *g);
 
 /// Convolution as GEMM without an im2col buffer: y[m, n] for n in [n0, n1)
