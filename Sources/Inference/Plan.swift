@@ -78,8 +78,8 @@ final class Plan: @unchecked Sendable {
   static let profiling = ProcessInfo.processInfo.environment["BULLSEYE_PROFILE"] == "1"
 
   deinit {
-    arena?.deallocate()
-    consts?.deallocate()
+    bk_free_huge(arena)
+    bk_free_huge(consts)
   }
 
   /// The steps alone: the loop that must not allocate (tests count it).

@@ -183,10 +183,16 @@ struct Planner {
     let offsets = layout.offsets, high = layout.high
     try SizeMath.checkBytes(high + constTotal, width: 4, limit: graph.memoryLimit, what: "The execution plan")
 
-    let arena = UnsafeMutableRawPointer.allocate(byteCount: max(high, 16) * 4, alignment: 64)
+    guard let arena = bk_alloc_huge(max(high, 16) * 4) else {
+      throw InferenceError.invalid("The execution plan's \(max(high, 16) * 4) bytes could not be allocated; expected free memory.")
+    }
     arena.initializeMemory(as: Float.self, repeating: 0, count: max(high, 16))
     let base = arena.assumingMemoryBound(to: Float.self)
-    let consts = UnsafeMutablePointer<Float>.allocate(capacity: max(constTotal, 16))
+    guard let constRaw = bk_alloc_huge(max(constTotal, 16) * 4) else {
+      bk_free_huge(arena)
+      throw InferenceError.invalid("The model's \(max(constTotal, 16) * 4) bytes of constants could not be allocated; expected free memory.")
+    }
+    let consts = constRaw.bindMemory(to: Float.self, capacity: max(constTotal, 16))
     consts.initialize(repeating: 0, count: max(constTotal, 16))
     for (k, a) in constArrays.enumerated() {
       a.withUnsafeBufferPointer { p in

@@ -173,6 +173,18 @@ struct KernelTests {
     return y
   }
 
+  @Test("Plan buffers: 2 MiB-aligned from 2 MiB on (huge-page advice), 64-byte below, writable end to end")
+  func hugeAlloc() throws {
+    for bytes in [1, 100, (1 << 21) - 4, 1 << 21, 3 << 20] {
+      let p = try #require(bk_alloc_huge(bytes))
+      let align = bytes >= 1 << 21 ? 1 << 21 : 64
+      #expect(Int(bitPattern: p) % align == 0, "\(bytes) bytes")
+      p.initializeMemory(as: UInt8.self, repeating: 7, count: bytes)
+      #expect(p.load(fromByteOffset: bytes - 1, as: UInt8.self) == 7)
+      bk_free_huge(p)
+    }
+  }
+
   @Test func im2colGemmConvEqualsNaive() {
     var rng = SplitMix64(seed: 11)
     let (c, h, wd, m, k, s, p) = (3, 9, 11, 5, 3, 2, 1)

@@ -19,6 +19,13 @@ enum {
 /// The best instruction set this CPU and OS support (cpuid + xgetbv).
 int bk_best_isa(void);
 
+/// `bytes` (64-byte aligned; from 2 MiB on, 2 MiB-aligned and advised onto
+/// transparent huge pages), or NULL when out of memory. Free with bk_free_huge.
+void *bk_alloc_huge(size_t bytes);
+
+/// Frees what bk_alloc_huge returned (NULL is fine).
+void bk_free_huge(void *p);
+
 /// Runs `iters` rounds of 12 independent FMA chains on `isa` (clamped to the
 /// CPU) and returns the floating-point operations done; the chains' sum goes
 /// to `sink` so nothing is optimised away. Timing it gives one core's peak.
