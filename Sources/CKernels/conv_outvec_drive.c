@@ -136,8 +136,8 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
   // at stride 2 the hardware's streams keep up and the prefetches, two rows
   // per channel and tile, cost more than they save (per node on an Intel
   // Xeon, 16 -> 32 and 32 -> 64 channels at stride 2 onto 160x160 and 80x80
-  // were 3-7 % faster without them; 16 -> 16 at stride 1 onto 160x160 was 5 %
-  // slower).
+  // were 0.4-7 % faster without them over three runs; 16 -> 16 at stride 1
+  // onto 160x160 was 5 % slower).
   const int prefetch = g->sh == 1 && g->C * g->H * g->W > BK_PREFETCH_IMAGE;
   const int prefetch_y = M * ldc > BK_PREFETCH_IMAGE;
   for (ptrdiff_t m0 = 0; m0 < M; m0 += group) {
