@@ -146,7 +146,7 @@ NO_MEMCPY void bk_conv_gemm(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1,
     if (!bk_conv_direct512(M, n0, n1, A, x, g, y, bias, ep))
       bk_gemm512(M, N, K, A, K, g, x, 0, y + n0, ldc, bias, n0, ep);
   } else if (isa == BK_ISA_AVX2) {
-    if (!bk_conv_is_direct(isa, M, g) || !bk_conv_direct256(M, n0, n1, A, x, g, y, bias, ep))
+    if (!bk_conv_direct256(M, n0, n1, A, x, g, y, bias, ep))
       bk_gemm256(M, N, K, A, K, g, x, 0, y + n0, ldc, bias, n0, ep);
   } else {
     // Scalar: pack 16 columns at a time, then the fmaf loop over them.

@@ -11,6 +11,16 @@ struct Operand {
 
 /// Builds a `Plan`: infers every shape, folds constants, lays out buffers.
 struct Planner {
+  /// `count` zeroed floats from `bk_alloc_huge` (huge pages for big buffers);
+  /// freed with `bk_free_huge`.
+  static func zeroedFloats(_ count: Int, what: String) throws -> UnsafeMutableRawPointer {
+    guard let p = bk_alloc_huge(count * 4) else {
+      throw InferenceError.invalid("\(what) needs \(count * 4) bytes that could not be allocated; expected free memory.")
+    }
+    p.initializeMemory(as: Float.self, repeating: 0, count: count)
+    return p
+  }
+
   private enum Slot {
     case constant(Value)
     case buffer(Int, [Int], DType)
@@ -183,17 +193,15 @@ struct Planner {
     let offsets = layout.offsets, high = layout.high
     try SizeMath.checkBytes(high + constTotal, width: 4, limit: graph.memoryLimit, what: "The execution plan")
 
-    guard let arena = bk_alloc_huge(max(high, 16) * 4) else {
-      throw InferenceError.invalid("The execution plan's \(max(high, 16) * 4) bytes could not be allocated; expected free memory.")
-    }
-    arena.initializeMemory(as: Float.self, repeating: 0, count: max(high, 16))
+    let arena = try Self.zeroedFloats(max(high, 16), what: "The execution plan")
     let base = arena.assumingMemoryBound(to: Float.self)
-    guard let constRaw = bk_alloc_huge(max(constTotal, 16) * 4) else {
+    let consts: UnsafeMutablePointer<Float>
+    do {
+      consts = try Self.zeroedFloats(max(constTotal, 16), what: "The model's constants").assumingMemoryBound(to: Float.self)
+    } catch {
       bk_free_huge(arena)
-      throw InferenceError.invalid("The model's \(max(constTotal, 16) * 4) bytes of constants could not be allocated; expected free memory.")
+      throw error
     }
-    let consts = constRaw.bindMemory(to: Float.self, capacity: max(constTotal, 16))
-    consts.initialize(repeating: 0, count: max(constTotal, 16))
     for (k, a) in constArrays.enumerated() {
       a.withUnsafeBufferPointer { p in
         if let b = p.baseAddress { (consts + constOffsets[k]).update(from: b, count: p.count) }
