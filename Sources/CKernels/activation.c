@@ -43,7 +43,7 @@ float bk_expf(float x) {
 // The scalar twin of SIG_BODY (activation.h), operation for operation.
 static float sigmoid(float x) {
   float z = 0.0f - x;
-  z = z < 88.0f ? z : 88.0f;
+  z = z < 87.0f ? z : 87.0f;
   z = z > -87.0f ? z : -87.0f;
   float n = fmaf(z, 1.44269504f, 12582912.0f) - 12582912.0f;
   float r = fmaf(-n, 0.693145752f, z);

@@ -409,6 +409,21 @@ struct KernelTests {
     #expect(edges[5] == 1 && edges[6] < 1e-37)
   }
 
+  @Test("Sigmoid and SiLU never return a subnormal float: one costs a microcode assist per lane")
+  func sigmoidStaysNormal() {
+    var x: Float = -1000
+    var xs: [Float] = []
+    while x < -80 { xs.append(x); x += 0.0731 }
+    for act in [Int32(BK_ACT_SIGMOID), Int32(BK_ACT_SILU)] {
+      for isa in Int32(0)...KernelISA.best {
+        var y = xs
+        bk_activate_isa(isa, &y, y.count, act, 0, 0)
+        let sub = zip(xs, y).first { $0.1.isSubnormal }
+        #expect(sub == nil, "act \(act) isa \(isa): \(String(describing: sub))")
+      }
+    }
+  }
+
   @Test func expIsAccurate() {
     var worst: Double = 0
     var x: Float = -87
