@@ -122,7 +122,7 @@ static int direct_applies(ptrdiff_t M, const BKConvGeom *g) {
 }
 
 int bk_conv_direct256_applies(ptrdiff_t M, const BKConvGeom *g) {
-  if (g->W > (ptrdiff_t)1 << 28 || M <= 0 || M % 8 != 0 || M % 16 == 0) return 0;
+  if (g->W > (ptrdiff_t)1 << 28 || M <= 0 || M % 8 != 0 || (M % 16 == 0 && !is_stem(M, g))) return 0;
   if (g->sw > 2 || g->KW > HOIST_MAX || g->KH > HOIST_MAX) return 0;
   return is_stem(M, g) || (M <= DIRECT_WIDE_MAX_M && g->KH * g->KW > 1 && g->OW >= DIRECT_WIDE_MIN_OW);
 }
@@ -132,8 +132,9 @@ int bk_conv_direct256_applies(ptrdiff_t M, const BKConvGeom *g) {
 // setcards-detector's 3 -> 8 stem at stride 2 onto 320x320 took 1.7 ms
 // against 2.5, 8 -> 8 and 16 -> 8 channels at stride 1 (arrow-refiner,
 // YOLO11n) 0.61-0.66 of their time, 24-channel layers the same as by GEMM.
-// At 16 channels a stem ran as fast direct as across the lanes (1.008-1.012
-// of outvec's time), so those stay there.
+// Stems of 16 channels (which outvec could take) run direct too: 3 -> 16 at
+// stride 2 onto 112x112 (setcards-classifier, MobileNetV3) took 0.92-0.93 of
+// outvec's time, onto 320x320 (arrow-detector, YOLOv8n) 0.99-1.01.
 int bk_conv_is_direct(int isa, ptrdiff_t M, const BKConvGeom *g) {
   const int i = bk_clamp_isa(isa);
   return (i == BK_ISA_AVX512 && direct_applies(M, g)) ||

@@ -52,8 +52,8 @@ extension Operators {
     // small map: over a large one the GEMM's panels are a plain copy and fill
     // every lane (64 -> 64 channels on 80x80: 0.49 ms against 0.52 here).
     // Packed when any ISA this machine runs would take it: a layer the AVX-512
-    // direct kernel takes still runs here under BULLSEYE_ISA=avx2 (the stem,
-    // 3 -> 16 channels onto 320x320: 4.5 ms by GEMM).
+    // direct kernel takes still runs here under BULLSEYE_ISA=avx2 (16- and
+    // 48-channel layers over wide rows; unpacked, they would go to the GEMM).
     let outvecShape = !depthwise && wT == nil && (!pointwise || N <= outvecPointwiseMaxN)
     let outvecISAs = Set([KernelISA.best, min(KernelISA.best, Int32(BK_ISA_AVX2))])
     let outvec: [Float]? = outvecShape && outvecISAs.contains { bk_conv_outvec_applies($0, mg, &geom) != 0 }

@@ -162,25 +162,26 @@ struct OutvecKernelTests {
   /// (input channels, output channels, width, AVX-512 routes to outvec): a
   /// stem and 16-channel layers stay with the direct kernel, 32 and more
   /// channels over the same wide rows go to outvec (`bk_conv_direct_preferred`).
-  /// Under AVX2 every layer of 16k channels is outvec, and one of 8, 24 or 40
-  /// channels (which outvec cannot take) direct.
+  /// Under AVX2 every layer of 16k channels but a stem is outvec, and one of 8,
+  /// 24 or 40 channels (which outvec cannot take) direct, as are stems.
   static let routes: [(Int, Int, Int, Bool)] = [
     (3, 16, 160, false), (3, 8, 160, false), (3, 24, 160, false), (16, 16, 160, false),
     (16, 8, 160, false), (16, 24, 160, false), (16, 32, 160, true), (32, 32, 160, true),
     (32, 48, 80, false), (32, 64, 80, true),
   ]
 
-  @Test("AVX-512 sends wide 32k-channel layers to outvec, stems and 16-channel ones direct; AVX2 8- and 24-channel ones direct", arguments: routes)
+  @Test("AVX-512 sends wide 32k-channel layers to outvec, stems and 16-channel ones direct; AVX2 stems and 8- and 24-channel ones direct", arguments: routes)
   func routing(_ r: (Int, Int, Int, Bool)) {
     var g = BKConvGeom(C: r.0, H: 20, W: r.2, KH: 3, KW: 3, sh: 1, sw: 1, ph: 1, pw: 1, dh: 1, dw: 1, OH: 20, OW: r.2)
     // A request is clamped to the machine's best ISA: the table's route on an
     // AVX-512 machine, the AVX2 route on an AVX2-only one; without AVX2, none.
     let best = KernelISA.best, hasAVX2 = best >= Int32(BK_ISA_AVX2)
-    let avx2 = hasAVX2 && r.1 % 16 == 0
+    let stem = r.0 * 9 <= 32 && r.1 <= 24
+    let avx2 = hasAVX2 && r.1 % 16 == 0 && !stem
     let avx512 = best >= Int32(BK_ISA_AVX512) ? r.3 : avx2
     #expect((bk_conv_outvec_applies(Int32(BK_ISA_AVX512), r.1, &g) != 0) == avx512)
     #expect((bk_conv_outvec_applies(Int32(BK_ISA_AVX2), r.1, &g) != 0) == avx2)
-    #expect((bk_conv_is_direct(Int32(BK_ISA_AVX2), r.1, &g) != 0) == (hasAVX2 && r.1 % 16 != 0))
+    #expect((bk_conv_is_direct(Int32(BK_ISA_AVX2), r.1, &g) != 0) == (hasAVX2 && (r.1 % 16 != 0 || stem)))
   }
 
   /// (input channels, output channels, input side, stride, padded copy): the
