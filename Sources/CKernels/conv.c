@@ -1,4 +1,4 @@
-// im2col, softmax and channel means (max pooling: maxpool.c).
+// im2col and softmax (max pooling: maxpool.c; channel means: mean.c).
 #include "CKernels.h"
 #include "activation.h"
 #include "internal.h"
@@ -145,24 +145,4 @@ void bk_softmax(int isa, float *y, const float *x, ptrdiff_t len,
     softmax256(y, x, len, inner, i0, i1);
   else
     softmax_scalar_cols(y, x, len, inner, i0, i1);
-}
-
-void bk_channel_mean(float *y, const float *x, ptrdiff_t hw, ptrdiff_t c0,
-                     ptrdiff_t c1) {
-  ptrdiff_t c = c0;
-  // Eight channels side by side: eight independent sequential sums, so the
-  // adds overlap instead of waiting on one another (same order per sum).
-  for (; c + 8 <= c1; c += 8) {
-    float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    const float *p = x + c * hw;
-    for (ptrdiff_t i = 0; i < hw; i++)
-      for (int l = 0; l < 8; l++) s[l] += p[l * hw + i];
-    for (int l = 0; l < 8; l++) y[c + l] = s[l] / (float)hw;
-  }
-  for (; c < c1; c++) {
-    float s = 0;
-    const float *p = x + c * hw;
-    for (ptrdiff_t i = 0; i < hw; i++) s += p[i];
-    y[c] = s / (float)hw;
-  }
 }

@@ -76,7 +76,7 @@ extension Operators {
       let src = b.input(0), dst = b.outs[0]
       return { e in
         parallelFor(nc, threads: nc * hw < 8192 ? 1 : e.threads) { lo, hi in
-          bk_channel_mean(dst, src, hw, lo, hi)
+          bk_channel_mean_isa(e.isa, dst, src, hw, lo, hi)
         }
       }
     }

@@ -409,6 +409,39 @@ struct KernelTests {
     #expect(edges[5] == 1 && edges[6] < 1e-37)
   }
 
+  /// (hw, c0, c1): maps of one value, fewer than 8 or 16, one past a block, and
+  /// channel ranges that leave 16- and 8-channel blocks and a scalar rest.
+  static let meanShapes: [(Int, Int, Int)] = [(1, 0, 16), (7, 3, 40), (16, 0, 32), (17, 5, 29), (49, 0, 160), (196, 1, 26), (3137, 0, 24)]
+
+  @Test("Channel means equal the sequential sum on every path, bit for bit", arguments: meanShapes)
+  func channelMeanPathsAgree(_ shape: (Int, Int, Int)) {
+    let (hw, c0, c1) = shape
+    var rng = SplitMix64(seed: UInt64(hw * 1000 + c1))
+    // Magnitudes from 1e-3 to 1e4 and both zeros: a sum added in any other order
+    // rounds differently somewhere.
+    var x = [Float](repeating: 0, count: c1 * hw)
+    for i in x.indices {
+      let scale = Float(pow(10.0, Double(i % 8) - 3))
+      let v = rng.float(in: -1...1) * scale
+      x[i] = i % 22 == 0 ? -0.0 : i % 11 == 0 ? 0 : v
+    }
+    x[x.count - 1] = 3e4
+    var expected = [Float](repeating: .nan, count: c1)
+    for c in c0..<c1 {
+      var s: Float = 0
+      for i in 0..<hw { s += x[c * hw + i] }
+      expected[c] = s / Float(hw)
+    }
+    for isa in Int32(0)...KernelISA.best {
+      var y = [Float](repeating: .nan, count: c1)
+      bk_channel_mean_isa(isa, &y, x, hw, c0, c1)
+      let same = zip(y[c0...], expected[c0...]).allSatisfy { $0.bitPattern == $1.bitPattern }
+      let outside = y[..<c0].allSatisfy { $0.isNaN }
+      #expect(same, "isa \(isa)")
+      #expect(outside, "isa \(isa) wrote outside its channels")
+    }
+  }
+
   @Test("Sigmoid and SiLU never return a subnormal float: one costs a microcode assist per lane")
   func sigmoidStaysNormal() {
     var x: Float = -1000

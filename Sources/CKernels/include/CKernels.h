@@ -158,6 +158,11 @@ void bk_depthwise(int isa, float *y, const float *x, const float *w,
 void bk_channel_mean(float *y, const float *x, ptrdiff_t hw, ptrdiff_t c0,
                      ptrdiff_t c1);
 
+/// bk_channel_mean on an instruction set (`BK_ISA_*`, clamped to the CPU's):
+/// 16 or 8 channels in the lanes, each sum still in increasing order, so the
+/// bits equal bk_channel_mean's.
+void bk_channel_mean_isa(int isa, float *y, const float *x, ptrdiff_t hw, ptrdiff_t c0, ptrdiff_t c1);
+
 /// Max pooling of channels [c0, c1) of one image over in-bounds taps
 /// (padding never wins); NaN propagates. Output rows of OW, planes of OH*OW.
 void bk_maxpool(int isa, float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
