@@ -33,53 +33,56 @@ void bk_channel_mean(float *y, const float *x, ptrdiff_t hw, ptrdiff_t c0,
   }
 }
 
-/// Channels [c, c + 16): rows of 16 values transposed, then added in order;
-/// the last block's rows are loaded under a mask and only its first
-/// `rest` columns added.
-__attribute__((target("avx512f"))) static void mean16(float *y, const float *x, ptrdiff_t hw, ptrdiff_t c) {
-  __m512 s = _mm512_setzero_ps();
-  const float *p = x + c * hw;
-  ptrdiff_t i = 0;
-  for (; i + 16 <= hw; i += 16) {
-    __m512 r[16];
-    for (int l = 0; l < 16; l++) r[l] = _mm512_loadu_ps(p + l * hw + i);
-    transpose16(r);
-    for (int j = 0; j < 16; j++) s = _mm512_add_ps(s, r[j]);
-  }
-  const int rest = (int)(hw - i);
-  if (rest > 0) {
-    const __mmask16 m = (__mmask16)((1u << rest) - 1);
-    __m512 r[16];
-    for (int l = 0; l < 16; l++) r[l] = _mm512_maskz_loadu_ps(m, p + l * hw + i);
-    transpose16(r);
-    for (int j = 0; j < rest; j++) s = _mm512_add_ps(s, r[j]);
-  }
-  _mm512_storeu_ps(y + c, _mm512_div_ps(s, _mm512_set1_ps((float)hw)));
+/// The rows of a block of W channels from value i on (W of them, or the
+/// `rest` left at the end), transposed and added in order: one body for both
+/// widths. TAIL(r, p, hw, i, rest) loads a short last block's rows, zeros
+/// past `rest`.
+#define MEAN_BODY(V, W, ZERO, LOADU, ADD, DIV, SET1, STORE, TRANSPOSE, TAIL)      \
+  V s = ZERO();                                                                  \
+  const float *p = x + c * hw;                                                   \
+  ptrdiff_t i = 0;                                                               \
+  for (; i + W <= hw; i += W) {                                                  \
+    V r[W];                                                                      \
+    for (int l = 0; l < W; l++) r[l] = LOADU(p + l * hw + i);                    \
+    TRANSPOSE(r);                                                                \
+    for (int j = 0; j < W; j++) s = ADD(s, r[j]);                                \
+  }                                                                              \
+  const int rest = (int)(hw - i);                                                \
+  if (rest > 0) {                                                                \
+    V r[W];                                                                      \
+    TAIL(r, p, hw, i, rest);                                                     \
+    TRANSPOSE(r);                                                                \
+    for (int j = 0; j < rest; j++) s = ADD(s, r[j]);                             \
+  }                                                                              \
+  STORE(y + c, DIV(s, SET1((float)hw)));
+
+/// A short last block's rows under a lane mask.
+__attribute__((target("avx512f"), always_inline)) static inline void
+tail16(__m512 r[16], const float *p, ptrdiff_t hw, ptrdiff_t i, int rest) {
+  const __mmask16 m = (__mmask16)((1u << rest) - 1);
+  for (int l = 0; l < 16; l++) r[l] = _mm512_maskz_loadu_ps(m, p + l * hw + i);
 }
 
-/// Channels [c, c + 8) the same way, 8x8 blocks; the last block's rows are
-/// copied into a zeroed buffer (AVX2's masked load is slow on AMD cores).
+/// A short last block's rows through a zeroed buffer (AVX2's masked load is
+/// slow on AMD cores).
+__attribute__((target("avx2,fma"), always_inline)) static inline void
+tail8(__m256 r[8], const float *p, ptrdiff_t hw, ptrdiff_t i, int rest) {
+  float t[8][8] = {{0}};
+  for (int l = 0; l < 8; l++)
+    for (int j = 0; j < rest; j++) t[l][j] = p[l * hw + i + j];
+  for (int l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(t[l]);
+}
+
+/// Channels [c, c + 16).
+__attribute__((target("avx512f"))) static void mean16(float *y, const float *x, ptrdiff_t hw, ptrdiff_t c) {
+  MEAN_BODY(__m512, 16, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_add_ps, _mm512_div_ps, _mm512_set1_ps,
+            _mm512_storeu_ps, transpose16, tail16)
+}
+
+/// Channels [c, c + 8).
 __attribute__((target("avx2,fma"))) static void mean8(float *y, const float *x, ptrdiff_t hw, ptrdiff_t c) {
-  __m256 s = _mm256_setzero_ps();
-  const float *p = x + c * hw;
-  ptrdiff_t i = 0;
-  for (; i + 8 <= hw; i += 8) {
-    __m256 r[8];
-    for (int l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(p + l * hw + i);
-    transpose8(r);
-    for (int j = 0; j < 8; j++) s = _mm256_add_ps(s, r[j]);
-  }
-  const int rest = (int)(hw - i);
-  if (rest > 0) {
-    float tail[8][8] = {{0}};
-    for (int l = 0; l < 8; l++)
-      for (int j = 0; j < rest; j++) tail[l][j] = p[l * hw + i + j];
-    __m256 r[8];
-    for (int l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(tail[l]);
-    transpose8(r);
-    for (int j = 0; j < rest; j++) s = _mm256_add_ps(s, r[j]);
-  }
-  _mm256_storeu_ps(y + c, _mm256_div_ps(s, _mm256_set1_ps((float)hw)));
+  MEAN_BODY(__m256, 8, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_add_ps, _mm256_div_ps, _mm256_set1_ps,
+            _mm256_storeu_ps, transpose8, tail8)
 }
 
 void bk_channel_mean_isa(int isa, float *y, const float *x, ptrdiff_t hw, ptrdiff_t c0, ptrdiff_t c1) {
