@@ -263,14 +263,17 @@ void bk_depthwise(int isa, float *y, const float *x, const float *w,
   // Kernels wider than the SIMD paths' mask tables, or indices past int32,
   // take the scalar body (same bits).
   if (KW > DW_MAX_KW || W > (ptrdiff_t)1 << 28 || OW * sw > (ptrdiff_t)1 << 28) isa = BK_ISA_SCALAR;
-  // Rows under 16 outputs leave lanes of a row vector empty (most of them on
-  // MobileNet's 7x7 maps) and stride 2 needs permutes or gathers: channels
-  // across the lanes instead, in bands of rows on big maps (5x5 on 7x7, 576
-  // channels: 0.054 ms against 0.093 by rows; 3x3 at stride 2 onto 56x56, 16
-  // channels: 0.058 against 0.074; 5x5 on 14x14: even). On AVX2, whose row
-  // kernel blends and gathers, always (3x3 on 28x28, 88 channels: 0.076
-  // against 0.117).
-  if (isa == BK_ISA_AVX512 && (OW < 16 || sw > 1))
+  // Channels across the lanes, in bands of rows on big maps, for every block
+  // of 16 channels; the row kernel takes the rest. Rows under 16 outputs
+  // leave lanes of a row vector empty and stride 2 needs permutes or gathers
+  // (5x5 on 7x7, 576 channels: 0.054 ms against 0.093 by rows; 3x3 at stride
+  // 2 onto 56x56, 16 channels: 0.058 against 0.074), and at stride 1 on wide
+  // rows the row kernel's masked edge blocks cost more than the transposes
+  // (per node, interleaved: 3x3 on 28x28 x 88 channels 0.81 of the row
+  // kernel's time, 5x5 on 28x28 x 240 0.73, 3x3 on 56x56 x 144 0.87, on
+  // 112x112 x 32 0.94). On AVX2, whose row kernel blends and gathers, the
+  // same (3x3 on 28x28, 88 channels: 0.076 against 0.117).
+  if (isa == BK_ISA_AVX512)
     c0 = bk_depthwise_lanes512(y, x, w, bias, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);
   else if (isa == BK_ISA_AVX2)
     c0 = bk_depthwise_lanes256(y, x, w, bias, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);
