@@ -180,6 +180,78 @@ maxpool_avx2(float *y, const float *x, ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH,
   MAXPOOL_BODY
 }
 
+// Stride 2 across the row (ResNet's 3x3 pad 1): the body's taps, in its
+// order, for a vector of outputs at once. Output o + l of tap (i, j) reads
+// column 2 (o + l) + j dw - pw: two row loads under in-row masks (lanes
+// outside read -inf, which folds in as a skipped tap would), then their even
+// lanes. The generic loop read each tap strided, one float at a time: 1.9 ms
+// for ResNet-18's pool (onnxruntime 0.23).
+#define S2_MAX_KW 16
+#define S2_BODY(V, L, K, NEG, MASK, LOAD, LOADM, EVEN, FOLD, STORE, STOREM)     \
+  const V neg = NEG;                                                          \
+  for (ptrdiff_t c = c0; c < c1; c++) {                                       \
+    const float *xc = x + c * H * W;                                          \
+    for (ptrdiff_t oh = 0; oh < OH; oh++) {                                   \
+      float *yr = y + (c * OH + oh) * OW;                                     \
+      for (ptrdiff_t o = 0; o < OW; o += L) {                                 \
+        /* Tap j reads columns base + t, t < 2 L: the masks keep those inside \
+           the row and under the last output's; all lanes in: plain loads. */ \
+        K ma[S2_MAX_KW], mb[S2_MAX_KW];                                       \
+        int full[S2_MAX_KW];                                                  \
+        for (ptrdiff_t j = 0; j < KW; j++) {                                  \
+          const ptrdiff_t base = 2 * o + j * dw - pw;                         \
+          ptrdiff_t hi = W - base, lim = 2 * (OW - o) - 1;                    \
+          if (hi > lim) hi = lim;                                             \
+          full[j] = base >= 0 && hi >= 2 * L;                                 \
+          ma[j] = MASK(-base, hi);                                            \
+          mb[j] = MASK(-base - L, hi - L);                                    \
+        }                                                                     \
+        V m = neg;                                                            \
+        for (ptrdiff_t i = 0; i < KH; i++) {                                  \
+          const ptrdiff_t ih = oh * sh - ph + i * dh;                         \
+          if (ih < 0 || ih >= H) continue;                                    \
+          const float *xr = xc + ih * W;                                      \
+          for (ptrdiff_t j = 0; j < KW; j++) {                                \
+            const ptrdiff_t base = 2 * o + j * dw - pw;                       \
+            if (full[j])                                                      \
+              m = FOLD(m, EVEN(LOAD(xr + base), LOAD(xr + base + L)));        \
+            else                                                              \
+              m = FOLD(m, EVEN(LOADM(ma[j], xr, base), LOADM(mb[j], xr, base + L))); \
+          }                                                                   \
+        }                                                                     \
+        if (o + L <= OW)                                                      \
+          STORE(yr + o, m);                                                   \
+        else                                                                  \
+          STOREM(yr + o, OW - o, m);                                          \
+      }                                                                       \
+    }                                                                         \
+  }
+
+__attribute__((target("avx512f"))) static inline __m512 even16(__m512 a, __m512 b) {
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  return _mm512_permutex2var_ps(a, even, b);
+}
+
+/// Lanes 0, 2, 4, 6 of a, then those of b.
+__attribute__((target("avx2,fma"))) static inline __m256 even8(__m256 a, __m256 b) {
+  const __m256 e = _mm256_shuffle_ps(a, b, 0x88);  // a0 a2 b0 b2 | a4 a6 b4 b6
+  return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(e), 0xD8));
+}
+
+__attribute__((target("avx512f"))) static void
+maxpool_s2_512(float *y, const float *x, ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh,
+               ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t c0,
+               ptrdiff_t c1) {
+  S2_BODY(__m512, 16, __mmask16, _mm512_set1_ps(-INFINITY), lanes16, _mm512_loadu_ps, load16m, even16, fold16, _mm512_storeu_ps, store16m)
+}
+
+__attribute__((target("avx2,fma"))) static void
+maxpool_s2_256(float *y, const float *x, ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh,
+               ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw, ptrdiff_t OH, ptrdiff_t OW, ptrdiff_t c0,
+               ptrdiff_t c1) {
+  S2_BODY(__m256, 8, __m256i, _mm256_set1_ps(-INFINITY), lanes8, _mm256_loadu_ps, load8m, even8, fold8, _mm256_storeu_ps, store8m)
+}
+
 void bk_maxpool(int isa, float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
                 ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh, ptrdiff_t sw,
                 ptrdiff_t ph, ptrdiff_t pw, ptrdiff_t dh, ptrdiff_t dw,
@@ -192,7 +264,11 @@ void bk_maxpool(int isa, float *y, const float *x, ptrdiff_t H, ptrdiff_t W,
       maxpool_sep256(y, x, H, W, KH, KW, ph, pw, OH, OW, c0, c1);
     else
       maxpool_sep_scalar(y, x, H, W, KH, KW, ph, pw, OH, OW, c0, c1);
-  } else if (isa >= BK_ISA_AVX2)
+  } else if (sw == 2 && KW <= S2_MAX_KW && isa >= BK_ISA_AVX512)
+    maxpool_s2_512(y, x, H, W, KH, KW, sh, ph, pw, dh, dw, OH, OW, c0, c1);
+  else if (sw == 2 && KW <= S2_MAX_KW && isa >= BK_ISA_AVX2)
+    maxpool_s2_256(y, x, H, W, KH, KW, sh, ph, pw, dh, dw, OH, OW, c0, c1);
+  else if (isa >= BK_ISA_AVX2)
     maxpool_avx2(y, x, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);
   else
     maxpool_scalar(y, x, H, W, KH, KW, sh, sw, ph, pw, dh, dw, OH, OW, c0, c1);

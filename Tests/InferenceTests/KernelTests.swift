@@ -310,10 +310,12 @@ struct KernelTests {
   /// Max-pool geometries (kernel, stride, pad, height, width): SPPF's 5x5 at
   /// stride 1 (the separable path) on 9x12 and on rows of 37 (two vectors of
   /// 16 and a masked tail; AVX2: four and a tail), 3x3 stride 1 unpadded, 3x3
-  /// stride 2, 2x2, 7x7 with padding wider than some rows' taps.
+  /// stride 2, 2x2, 7x7 with padding wider than some rows' taps; at stride 2
+  /// (even lanes of two row loads) rows of 20 and 16 outputs and a 3x3 whose
+  /// last output's taps run past the row (31: its last tap is the first column past it).
   @Test(arguments: [
     (5, 1, 2, 9, 12), (5, 1, 2, 20, 37), (3, 1, 0, 9, 12), (3, 2, 1, 9, 12), (2, 2, 0, 9, 12), (7, 1, 3, 9, 12),
-    (7, 1, 3, 5, 25),
+    (7, 1, 3, 5, 25), (3, 2, 1, 11, 40), (3, 2, 0, 8, 33), (3, 2, 1, 7, 34), (3, 2, 1, 6, 31),
   ])
   func maxPoolEqualsNaiveOnEveryPath(_ geometry: (Int, Int, Int, Int, Int)) {
     let (k, s, p, h, w) = geometry
