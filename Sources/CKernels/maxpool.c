@@ -60,6 +60,13 @@ static int maxpool_separable(ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh, ptrdiff_t
 // the running one. The taps are read straight from the image: a padded copy
 // of each row was slower (every shifted load waited on the copy's stores),
 // and so was a modulo per row and tap to find ring slots.
+// A block of L outputs at yr + o: whole, or the row's last OW - o under a mask.
+#define STORE_BLOCK(STORE, STOREM, L)                                         \
+  if (o + L <= OW)                                                            \
+    STORE(yr + o, m);                                                         \
+  else                                                                        \
+    STOREM(yr + o, OW - o, m);
+
 #define SEP_PASSES(V, L, NEG, MASK, LOADM, LOAD, FOLD, STORE, STOREM)           \
   float ring[SEP_MAX_KH][SEP_MAX_OW + L];                                     \
   const V neg = NEG;                                                          \
@@ -90,10 +97,7 @@ static int maxpool_separable(ptrdiff_t KH, ptrdiff_t KW, ptrdiff_t sh, ptrdiff_t
         V m = neg;                                                            \
         for (ptrdiff_t ih = top, r = topslot; ih < end; ih++, r = r + 1 == KH ? 0 : r + 1) \
           m = FOLD(m, LOAD(ring[r] + o));                                     \
-        if (o + L <= OW)                                                      \
-          STORE(yr + o, m);                                                   \
-        else                                                                  \
-          STOREM(yr + o, OW - o, m);                                          \
+        STORE_BLOCK(STORE, STOREM, L)                                         \
       }                                                                       \
     }                                                                         \
   }
@@ -219,10 +223,7 @@ maxpool_avx2(float *y, const float *x, ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH,
               m = FOLD(m, EVEN(LOADM(ma[j], xr, base), LOADM(mb[j], xr, base + L))); \
           }                                                                   \
         }                                                                     \
-        if (o + L <= OW)                                                      \
-          STORE(yr + o, m);                                                   \
-        else                                                                  \
-          STOREM(yr + o, OW - o, m);                                          \
+        STORE_BLOCK(STORE, STOREM, L)                                         \
       }                                                                       \
     }                                                                         \
   }
