@@ -205,8 +205,6 @@ dw512_block(float *y, const float *x, const float *w, const float *bias,
 
 // Column blocks whose lane masks are worked out at once (a chunk of 8 x 16
 // output columns).
-#define DW_CHUNK 8
-
 __attribute__((target("avx512f"))) static void
 depthwise512(float *y, const float *x, const float *w, const float *bias,
              ptrdiff_t H, ptrdiff_t W, ptrdiff_t KH, ptrdiff_t KW,
@@ -215,42 +213,30 @@ depthwise512(float *y, const float *x, const float *w, const float *bias,
              ptrdiff_t c0, ptrdiff_t c1) {
   const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __m512i wlimit = _mm512_set1_epi32((int)W), zero = _mm512_setzero_si512();
-  __mmask16 mask[DW_CHUNK][DW_MAX_KW], pair[DW_CHUNK][DW_MAX_KW][2], tail[DW_CHUNK];
-  __m512i index[DW_CHUNK][DW_MAX_KW];
-  for (ptrdiff_t cw0 = 0; cw0 < OW; cw0 += 16 * DW_CHUNK) {
-    const int nb = (int)((OW - cw0 + 15) / 16 < DW_CHUNK ? (OW - cw0 + 15) / 16 : DW_CHUNK);
-    for (int bi = 0; bi < nb; bi++) {
-      const ptrdiff_t ow0 = cw0 + 16 * bi, nv = OW - ow0 < 16 ? OW - ow0 : 16;
-      tail[bi] = (__mmask16)((1u << nv) - 1);
-      for (ptrdiff_t j = 0; j < KW; j++) {
-        __m512i col = _mm512_add_epi32(
-            _mm512_mullo_epi32(_mm512_add_epi32(lane, _mm512_set1_epi32((int)ow0)), _mm512_set1_epi32((int)sw)),
-            _mm512_set1_epi32((int)(j * dw - pw)));
-        index[bi][j] = col;
-        mask[bi][j] = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(col, zero), col, wlimit) & tail[bi];
-        if (sw == 2)
-          for (int h = 0; h < 2; h++) {
-            __m512i e = _mm512_add_epi32(lane, _mm512_set1_epi32((int)(2 * ow0 + j * dw - pw + 16 * h)));
-            pair[bi][j][h] = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(e, zero), e, wlimit);
-          }
-      }
+  __mmask16 mask[DW_MAX_KW], pair[DW_MAX_KW][2];
+  __m512i index[DW_MAX_KW];
+  for (ptrdiff_t ow0 = 0; ow0 < OW; ow0 += 16) {
+    ptrdiff_t nv = OW - ow0 < 16 ? OW - ow0 : 16;
+    __mmask16 tail = (__mmask16)((1u << nv) - 1);
+    for (ptrdiff_t j = 0; j < KW; j++) {
+      __m512i col = _mm512_add_epi32(
+          _mm512_mullo_epi32(_mm512_add_epi32(lane, _mm512_set1_epi32((int)ow0)),
+                             _mm512_set1_epi32((int)sw)),
+          _mm512_set1_epi32((int)(j * dw - pw)));
+      index[j] = col;
+      mask[j] = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(col, zero), col, wlimit) & tail;
+      if (sw == 2)
+        for (int h = 0; h < 2; h++) {
+          __m512i e = _mm512_add_epi32(lane, _mm512_set1_epi32((int)(2 * ow0 + j * dw - pw + 16 * h)));
+          pair[j][h] = _mm512_mask_cmplt_epi32_mask(_mm512_cmpge_epi32_mask(e, zero), e, wlimit);
+        }
     }
-    // Channels outside the chunk's column blocks: a channel's rows stay in
-    // L1 while its blocks pass over them (blocks outside streamed every
-    // plane again for each block: 3x3 on 56x56 x 144 channels 0.83 of the time).
-    for (ptrdiff_t c = c0; c < c1; c++)
-      for (int bi = 0; bi < nb; bi++) {
-        const ptrdiff_t ow0 = cw0 + 16 * bi;
-        if (sw == 1)
-          dw512_block(y, x, w, bias, H, W, KH, KW, 1, sh, ph, pw, dh, dw, OH, OW, c, c + 1, ow0, tail[bi], mask[bi],
-                      pair[bi], index[bi]);
-        else if (sw == 2)
-          dw512_block(y, x, w, bias, H, W, KH, KW, 2, sh, ph, pw, dh, dw, OH, OW, c, c + 1, ow0, tail[bi], mask[bi],
-                      pair[bi], index[bi]);
-        else
-          dw512_block(y, x, w, bias, H, W, KH, KW, sw, sh, ph, pw, dh, dw, OH, OW, c, c + 1, ow0, tail[bi], mask[bi],
-                      pair[bi], index[bi]);
-      }
+    if (sw == 1)
+      dw512_block(y, x, w, bias, H, W, KH, KW, 1, sh, ph, pw, dh, dw, OH, OW, c0, c1, ow0, tail, mask, pair, index);
+    else if (sw == 2)
+      dw512_block(y, x, w, bias, H, W, KH, KW, 2, sh, ph, pw, dh, dw, OH, OW, c0, c1, ow0, tail, mask, pair, index);
+    else
+      dw512_block(y, x, w, bias, H, W, KH, KW, sw, sh, ph, pw, dh, dw, OH, OW, c0, c1, ow0, tail, mask, pair, index);
   }
 }
 

@@ -264,7 +264,7 @@ struct KernelTests {
     // maps too big for one buffer, in bands of rows: stride 2, and 5x5 with
     // dilation at stride 1 (padding at every band's edge)
     (16, 41, 61, 3, 3, 2, 1, 1), (9, 37, 45, 5, 5, 1, 4, 2),
-    // rows past one chunk of 8 column blocks (128 outputs) on the row kernel
+    // a row of ten column blocks on the row kernel (three channels: no block of 16)
     (3, 5, 150, 3, 3, 1, 1, 1),
   ]
 
