@@ -226,8 +226,9 @@ int bk_conv_outvec(int isa, ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float
   if (cb > 0)
     drive_blocked512(M, n0, n1, Ap, x, g, y, bias, ep, cb);
   else if (bk_clamp_isa(isa) == BK_ISA_AVX512)
-    bk_outvec_drive(M, n0, n1, Ap, x, g, y, bias, ep, OV_MAX_NP, 32, tile512);
+    bk_outvec_drive(M, n0, n1, Ap, x, g, y, bias, ep, OV_MAX_NP, 32, tile512, NULL);
   else
-    bk_outvec_drive(M, n0, n1, Ap, x, g, y, bias, ep, OV2_MAX_NP, 16, bk_outvec_tile256);
+    bk_outvec_drive(M, n0, n1, Ap, x, g, y, bias, ep, OV2_MAX_NP, 16, bk_outvec_tile256,
+                    bk_outvec_tile256_across);
   return 1;
 }

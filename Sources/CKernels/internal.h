@@ -137,11 +137,25 @@ typedef void (*OVTileFn)(ptrdiff_t M, ptrdiff_t m0, ptrdiff_t np, const BKConvGe
                          const float *wp, ptrdiff_t K, const ptrdiff_t *toff, const float *xb,
                          float *y, ptrdiff_t ldc, const float *bias, const BKEpilogue *ep);
 
+/// A tile of np pixels whose first `split` lie in one output row and the
+/// rest at the start of the next: those read `jump` floats further than a
+/// row's continuation would.
+typedef void (*OVTileAcrossFn)(ptrdiff_t np, ptrdiff_t split, const BKConvGeom *g, const float *wp,
+                               const ptrdiff_t *toff, const float *xb, ptrdiff_t jump, float *y,
+                               ptrdiff_t ldc, const float *bias, const BKEpilogue *ep);
+
 /// Walks columns [n0, n1) of an outvec convolution in tiles of at most maxnp
-/// pixels and channel groups of `group`, calling `tile` for each (conv_outvec.c).
+/// pixels and channel groups of `group`, calling `tile` for each (conv_outvec.c);
+/// with `across` (may be NULL) and an unpadded g, tiles run on across rows.
 void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const float *x,
                      const BKConvGeom *g, float *y, const float *bias, const BKEpilogue *ep,
-                     ptrdiff_t maxnp, ptrdiff_t group, OVTileFn tile);
+                     ptrdiff_t maxnp, ptrdiff_t group, OVTileFn tile, OVTileAcrossFn across);
+
+/// The AVX2 tile across two rows (conv_outvec256.c): 2 <= np <= OV2_MAX_NP,
+/// 1 <= split < np.
+void bk_outvec_tile256_across(ptrdiff_t np, ptrdiff_t split, const BKConvGeom *g, const float *wp,
+                              const ptrdiff_t *toff, const float *xb, ptrdiff_t jump, float *y,
+                              ptrdiff_t ldc, const float *bias, const BKEpilogue *ep);
 
 /// The AVX2 tile (conv_outvec256.c): 16 channels by np <= OV2_MAX_NP pixels.
 void bk_outvec_tile256(ptrdiff_t M, ptrdiff_t m0, ptrdiff_t np, const BKConvGeom *g, const float *wp,

@@ -19,6 +19,8 @@ struct OutvecKernelTests {
   /// a 5x5 kernel, no padding, and padding larger than the map needs; and
   /// layers too cheap per input float for the padded copy, whose border
   /// tiles read patches instead (16 -> 32 channels at stride 2, dilation 5).
+  /// On AVX2, rows of 7 to 31 that do not split into whole tiles take tiles
+  /// that run on into the next row (at stride 1 and 2, dilated, 5x5, 1x1).
   static let cases: [Case] = [
     Case(c: 3, h: 7, w: 7, m: 32, k: 3, s: 1, p: 1), Case(c: 5, h: 9, w: 13, m: 48, k: 3, s: 2, p: 1),
     Case(c: 4, h: 1, w: 1, m: 32, k: 3, s: 1, p: 1), Case(c: 4, h: 6, w: 25, m: 80, k: 1, s: 1, p: 0),
@@ -37,6 +39,9 @@ struct OutvecKernelTests {
     Case(c: 40, h: 5, w: 150, m: 64, k: 3, s: 1, p: 1), Case(c: 20, h: 8, w: 10, m: 48, k: 3, s: 1, p: 1),
     Case(c: 40, h: 30, w: 37, m: 64, k: 3, s: 2, p: 1), Case(c: 18, h: 14, w: 17, m: 64, k: 3, s: 1, p: 2, d: 2),
     Case(c: 7, h: 11, w: 23, m: 32, k: 5, s: 1, p: 2), Case(c: 24, h: 9, w: 40, m: 32, k: 3, s: 1, p: 0),
+    // Weights past L2 over a small map: on AVX2 each 16-channel group walks
+    // the map on its own, its tiles running on across rows of 14.
+    Case(c: 128, h: 14, w: 14, m: 128, k: 3, s: 1, p: 1),
   ]
 
   @Test("Channels-across-lanes convolution equals the naive one and the conv GEMM", arguments: cases)
