@@ -158,22 +158,13 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
       ptrdiff_t np = g->OW - ow;
       if (np > n1 - n) np = n1 - n;
       np = bk_outvec_even_tile(np, maxnp);
-      if (flat && np < maxnp && n + np < n1) {
-        np = bk_outvec_even_tile(n1 - n, maxnp);
-        const ptrdiff_t split = g->OW - ow;
-        const ptrdiff_t m1 = groups_outer && m0 + group < M ? m0 + group : M;
-        const float *xb = x + oh * g->sh * g->W + ow * g->sw;
-        for (ptrdiff_t m = m0; m < m1; m += group)
-          if (split < np)
-            across(np, split, g, Ap + m * K, toff, xb, jump, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);
-          else
-            tile(M, m, np, g, Ap + m * K, K, toff, xb, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);
-        n += np;
-        continue;
-      }
+      // A short tile that need not be runs on; its first `split` pixels end this row.
+      if (flat && np < maxnp && n + np < n1) np = bk_outvec_even_tile(n1 - n, maxnp);
+      const ptrdiff_t split = g->OW - ow < np ? g->OW - ow : np;
       const ptrdiff_t ih0 = oh * g->sh - g->ph, iw0 = ow * g->sw - g->pw;
-      const int inside = ih0 >= 0 && ih0 + (g->KH - 1) * g->dh < g->H && iw0 >= 0 &&
-                         iw0 + (np - 1) * g->sw + reach < g->W;
+      // A tile running on reads an image without padding: inside by construction.
+      const int inside = split < np || (ih0 >= 0 && ih0 + (g->KH - 1) * g->dh < g->H && iw0 >= 0 &&
+                                        iw0 + (np - 1) * g->sw + reach < g->W);
       const BKConvGeom *tg = g;
       const ptrdiff_t *to = toff;
       const float *xb = x + ih0 * g->W + iw0;  // used only when inside
@@ -195,7 +186,10 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
       // The channel rows this pass writes, a few tiles ahead.
       if (prefetch_y && n + OV_PF_Y < n1) bk_prefetch_out(y + m0 * ldc, ldc, m1 - m0, n + OV_PF_Y, 1);
       for (ptrdiff_t m = m0; m < m1; m += group)
-        tile(M, m, np, tg, Ap + m * K, K, to, xb, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);
+        if (split < np)
+          across(np, split, tg, Ap + m * K, to, xb, jump, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);
+        else
+          tile(M, m, np, tg, Ap + m * K, K, to, xb, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);
       n += np;
     }
     if (!groups_outer) break;
