@@ -102,6 +102,9 @@ struct EvalArchery: ParsableCommand {
   var pairAccept: Double?
   @Option(name: .customLong("gate-accept"), parsing: .unconditional, help: "With a gated refiner (a 'window' output): the window probability its peaks need (default: the shipped setting).")
   var gateAccept: Double?
+  @Option(name: .customLong("refiner-views"), parsing: .unconditional,
+          help: "How many of a window's eight mirrored and transposed views a peak refiner reads where it found one entry, its offsets averaged over them, 1...8 (default: the shipped setting).")
+  var refinerViews: Int?
   @Option(name: .customLong("zoom-share"), parsing: .unconditional,
           help: "The detector's closer look at a small face: taken when the region is at most this share of the photo's side; 0 takes none (default: the profile's: best 0.75, the apps none).")
   var zoomShare: Double?
@@ -138,6 +141,9 @@ struct EvalArchery: ParsableCommand {
     }
     if let zoomMargin, !(zoomMargin.isFinite && (1...4).contains(zoomMargin)) {
       throw ValidationError("--zoom-margin \(zoomMargin) is out of range: expected 1...4")
+    }
+    if let refinerViews, !(1...8).contains(refinerViews) {
+      throw ValidationError("--refiner-views \(refinerViews) is out of range: expected 1...8")
     }
     for (value, flag, range, _) in overrides {
       if let value, !(value.isFinite && range.contains(value)) {
@@ -177,6 +183,7 @@ struct EvalArchery: ParsableCommand {
     let set = impacts, box = impactBox
     var settings = RefinerSettings.shipped
     for (value, _, _, key) in overrides { if let value { settings[keyPath: key] = value } }
+    if let refinerViews { settings.views = refinerViews }
     let model = try detectorArgument()
     // --profile best reads the shipped refiner unless --refiner names another.
     let refiner = try self.refiner ?? (profile.profile.refine ? ProductPaths.require("arrow-refiner.onnx") : nil)

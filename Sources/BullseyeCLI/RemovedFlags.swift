@@ -6,8 +6,7 @@ import ArgumentParser
 enum RemovedFlags {
   /// What each removed flag became.
   static let replacements: [String: String] = [
-    "--refiner-views": "the shipped refiner reads each window once; multi-view reading was an experiment (Training/experiments/README.md)",
-    "--views": "the shipped refiner reads each window once; multi-view reading was an experiment (Training/experiments/README.md)",
+    "--views": "use --refiner-views N (offsets averaged over a one-entry window's views; which entries are found stays the first reading's)",
     "--pair-verifier": "the shipped refiner's own partner channel decides touching pairs; the pair verifier was an experiment (Training/experiments/README.md)",
     "--pair-verifier-accept": "the shipped refiner's own partner channel decides touching pairs (tune it with --pair-accept)",
   ]

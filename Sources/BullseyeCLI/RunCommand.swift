@@ -47,7 +47,9 @@ struct RunArcheryCommand: ParsableCommand {
   @Option(help: "An arrow refiner ONNX (e.g. Models/arrow-refiner.onnx): a second look at each candidate at the photo's resolution; off by default, as in the apps.")
   var refiner: String?
   /// Removed experiments: accepted only to name what replaced them.
-  @Option(name: .customLong("refiner-views"), parsing: .unconditional, help: .hidden) var refinerViews: String?
+  @Option(name: .customLong("refiner-views"), parsing: .unconditional,
+          help: "How many of a window's eight mirrored and transposed views the refiner reads where it found one entry, its offsets averaged, 1...8 (default 4; the shipped refiner was trained on all eight views, 1 suits a refiner that was not).")
+  var refinerViews: Int?
   @Option(name: .customLong("pair-verifier"), help: .hidden) var pairVerifier: String?
   @Option(help: "Injected raw candidates instead of a model: YAML list of {cx, cy, w, h, confidence, class} in model-input pixels.")
   var detections: String?
@@ -65,7 +67,10 @@ struct RunArcheryCommand: ParsableCommand {
 
   func validate() throws {
     if let threads, !(1...256).contains(threads) { throw ValidationError("--threads \(threads) is out of range: expected 1...256") }
-    try RemovedFlags.check(["--refiner-views": refinerViews, "--pair-verifier": pairVerifier])
+    try RemovedFlags.check(["--pair-verifier": pairVerifier])
+    if let refinerViews, !(1...8).contains(refinerViews) {
+      throw ValidationError("--refiner-views \(refinerViews) is out of range: expected 1...8")
+    }
     guard (0...1000).contains(expectedArrows) else { throw ValidationError("--expected-arrows \(expectedArrows) is out of range: expected 0...1000") }
     guard (1...1000).contains(end) else { throw ValidationError("--end \(end) is out of range: expected 1...1000") }
     if round != nil, db == nil { throw ValidationError("--round needs --db") }
@@ -109,7 +114,9 @@ struct RunArcheryCommand: ParsableCommand {
     // The profile's own refiner is the shipped one unless --refiner names another.
     let refinerPath = try refiner ?? (prof.refine && detections == nil ? ProductPaths.require("arrow-refiner.onnx") : nil)
     if let refinerPath {
-      do { req.refiner = try ArrowRefiner(contentsOf: refinerPath) } catch { throw CLIError(message: "--refiner '\(refinerPath)': \(error)") }
+      var settings = RefinerSettings.shipped
+      if let refinerViews { settings.views = refinerViews }
+      do { req.refiner = try ArrowRefiner(contentsOf: refinerPath, settings: settings) } catch { throw CLIError(message: "--refiner '\(refinerPath)': \(error)") }
     }
     let script = try gestureScript()
     req.gestures = script.effectiveSteps

@@ -26,13 +26,17 @@ public struct RefinerSettings: Sendable, Hashable {
   /// With a gate (a `window` output): the window-level probability a candidate
   /// needs before its peaks are read.
   public var gateAccept: Double = 0.3
+  /// How many of a square window's eight symmetric views a peak refiner reads
+  /// where it found one entry and no partner; their offsets are averaged (1: the
+  /// window alone).
+  public var views: Int = 1
   /// Model-input side the window is measured in (the detector's).
   var inputSize: Int
 
   /// What the shipped refiner (a gated pair refiner) was trained and chosen with
   /// (chosen on the selection photos, seeds 7100000…: Training/experiments/README.md).
   public static let shipped = RefinerSettings(candidateConfidence: 0.03, accept: 0.35, windowInputPx: 48, crop: 96, mergeInputPx: 1,
-                                              trustInputPx: 12, pairAccept: 0.6, gateAccept: 0.2, inputSize: 640)
+                                              trustInputPx: 12, pairAccept: 0.6, gateAccept: 0.2, views: 4, inputSize: 640)
 }
 
 /// A loaded refiner model and its settings.
@@ -100,7 +104,20 @@ enum ArrowRefinement {
           let d = arrows[i]
           let crop = try Tensor(shape: [1, 3, s.crop, s.crop], scalars:
                             try ModelInput.window(image, cx: Double(d.centerX), cy: Double(d.centerY), side: s.windowInputPx * scale, out: s.crop))
-          answers.set(i, try look(at: crop, model: model, refiner: refiner, input: input.name, output: output.name, gate: gate?.name))
+          var answer = try look(at: crop, model: model, refiner: refiner, input: input.name, output: output.name, gate: gate?.name)
+          // Only a window with one entry and no partner is read again: where two
+          // entries touch, other views may point a cell at the other one.
+          if let o = answer, s.views > 1, o.shape.count == 4, o.shape[3] > 0,
+             peaks(o.scalars, channels: o.shape[1], height: o.shape[2], width: o.shape[3], cell: s.windowInputPx / Double(o.shape[3]),
+                   accept: s.accept, trust: s.trustInputPx, pairAccept: s.pairAccept).count == 1 {
+            answer = try averagingOffsets(o, crop: crop, views: s.views, accept: s.accept) { shown in
+              guard let m = try model.run([input.name: shown], threads: 1)[output.name] else {
+                throw PipelineError("refiner '\(refiner.name)' gave no '\(output.name)'")
+              }
+              return m
+            }
+          }
+          answers.set(i, answer)
         }
       } catch { answers.fail(error) }
     }
