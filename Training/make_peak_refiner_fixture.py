@@ -12,8 +12,9 @@ cells, each in the cell that holds it, its right-hand neighbour likewise):
   (24, 44) p 0.95                        centre (20.5, 0.5)        beyond the trusted 12 px
   (30, 24) p 0.4                         centre (0.5, 6.5)         below an accept of 0.5
 With --gate P it also answers `window` = [P, 0, 0] (a gated refiner, as
-`refiner.py bundle` makes).
-Usage: python Training/make_peak_refiner_fixture.py OUT.onnx [--gate P] [--cells 96]  (needs the onnx package)
+`refiner.py bundle` makes). With --channels 1 only the probability channel is
+written: a malformed refiner (refiner-peaks-1ch.onnx) the pipeline must refuse.
+Usage: python Training/make_peak_refiner_fixture.py OUT.onnx [--gate P] [--cells 96] [--channels 1]  (needs the onnx package)
 """
 import argparse
 
@@ -25,6 +26,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("out")
 ap.add_argument("--gate", type=float)
 ap.add_argument("--cells", type=int, default=48, choices=(48, 96))
+ap.add_argument("--channels", type=int, default=3, choices=(1, 3))
 a = ap.parse_args()
 n, cs = a.cells, 48.0 / a.cells
 m = np.zeros((1, 3, n, n), np.float32)
@@ -35,11 +37,13 @@ for (x, y), p, right in [((1.75, 0.25), 0.9, 0.7), ((-1.5, 0.5), 0.8, None), ((2
     m[0, :, i, j] = (p, x - ((j + 0.5) * cs - 24), y - ((i + 0.5) * cs - 24))
     if right is not None:
         m[0, 0, i, j + 1] = right
+c = a.channels
+m = m[:, :c].copy()
 k = 96 // n  # the zero Conv's stride, so its output is the map's size
-w = np.zeros((3, 3, k, k), np.float32)
+w = np.zeros((c, 3, k, k), np.float32)
 nodes = [helper.make_node("Conv", ["crop", "w"], ["zero"], kernel_shape=[k, k], strides=[k, k]),
          helper.make_node("Add", ["zero", "map"], ["refined"])]
-outputs = [helper.make_tensor_value_info("refined", TensorProto.FLOAT, [1, 3, n, n])]
+outputs = [helper.make_tensor_value_info("refined", TensorProto.FLOAT, [1, c, n, n])]
 inits = [numpy_helper.from_array(w, "w"), numpy_helper.from_array(m, "map")]
 if a.gate is not None:
     nodes += [helper.make_node("GlobalAveragePool", ["zero"], ["pooled"]),

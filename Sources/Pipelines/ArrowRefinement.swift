@@ -107,7 +107,7 @@ enum ArrowRefinement {
           var answer = try look(at: crop, model: model, refiner: refiner, input: input.name, output: output.name, gate: gate?.name)
           // Only a window with one entry and no partner is read again: where two
           // entries touch, other views may point a cell at the other one.
-          if let o = answer, s.views > 1, o.shape.count == 4, o.shape[3] > 0,
+          if let o = answer, s.views > 1, o.shape.count == 4, o.shape[1] == 3 || o.shape[1] == 6, o.shape[3] > 0,
              peaks(o.scalars, channels: o.shape[1], height: o.shape[2], width: o.shape[3], cell: s.windowInputPx / Double(o.shape[3]),
                    accept: s.accept, trust: s.trustInputPx, pairAccept: s.pairAccept).count == 1 {
             answer = try averagingOffsets(o, crop: crop, views: s.views, accept: s.accept) { shown in

@@ -94,4 +94,13 @@ struct RefinementViewTests {
     _ = try ArrowRefinement.averagingOffsets(quiet, crop: window, views: 8, accept: 0.2) { t in reads += 1; return quiet }
     #expect(reads == 7)
   }
+
+  /// A map of the wrong channel count is refused with the shapes expected, at any
+  /// number of views, before any view is read (Fixtures/refiner-peaks-1ch.onnx).
+  @Test(arguments: [1, 4])
+  func aMapWithoutOffsetsIsRefused(views: Int) throws {
+    var (req, _) = try RefinementTests().request(refiner: "refiner-peaks-1ch.onnx")
+    req.refiner?.settings.views = views
+    #expect { try ArcheryPipeline.run(req) } throws: { "\($0)".contains("expected [probability, dx, dy] or [1, 3 or 6, H, W]") }
+  }
 }
