@@ -164,6 +164,9 @@ struct DetectorSpec: Sendable, Decodable {
   var model: String?
   /// An arrow refiner (ONNX) for a second look at each arrow candidate.
   var refiner: String?
+  /// How many mirrored and transposed views the refiner reads a one-entry window
+  /// in (1...8; nil: the shipped setting). 1 suits a refiner not trained on them.
+  var refinerViews: Int?
   /// A raw output tensor written inline: `{shape: [1, 6, N], values: [...]}` (row-major).
   var tensor: InlineTensor?
   /// A raw output tensor as a float32 `.npy` file inside the scenario tree.
@@ -172,6 +175,7 @@ struct DetectorSpec: Sendable, Decodable {
   var points: [[Double]] = []
   init() {}
   enum CodingKeys: String, CodingKey, CaseIterable { case source, confidences, boxes, model, refiner, tensor, npy, targetBox = "target_box", points
+    case refinerViews = "refiner_views"
   }
   init(from decoder: Decoder) throws {
     try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -192,6 +196,10 @@ struct DetectorSpec: Sendable, Decodable {
     targetBox = try c.decodeIfPresent(Bool.self, forKey: .targetBox) ?? true
     model = try c.decodeIfPresent(String.self, forKey: .model)
     refiner = try c.decodeIfPresent(String.self, forKey: .refiner)
+    refinerViews = try c.decodeIfPresent(Int.self, forKey: .refinerViews)
+    if let v = refinerViews, !(1...8).contains(v) {
+      throw DecodingError.dataCorruptedError(forKey: .refinerViews, in: c, debugDescription: "refiner_views \(v) is out of range: expected 1...8")
+    }
     tensor = try c.decodeIfPresent(InlineTensor.self, forKey: .tensor)
     npy = try c.decodeIfPresent(String.self, forKey: .npy)
     if source == "tensor", tensor == nil, npy == nil {

@@ -71,8 +71,10 @@ enum ScenarioRunner {
     var truthFailures: [String] = [], truthDeclared: [String] = []
     // Read and plan the refiner once for every profile.
     var refiner: ArrowRefiner?
+    var settings = RefinerSettings.shipped
+    if let v = s.detector.refinerViews { settings.views = v }
     if let path = s.detector.refiner {
-      do { refiner = try ArrowRefiner(contentsOf: path) } catch { throw PipelineError("detector refiner '\(path)': \(error)") }
+      do { refiner = try ArrowRefiner(contentsOf: path, settings: settings) } catch { throw PipelineError("detector refiner '\(path)': \(error)") }
     }
     for name in s.profiles {
       let profile = s.overrides.apply(to: try PlatformProfile.named(name))
@@ -82,7 +84,7 @@ enum ScenarioRunner {
         guard let path = ProductPaths.model("arrow-refiner.onnx") else {
           throw PipelineError("profile \(name) refines with the shipped \(ProductPaths.expected("arrow-refiner.onnx")), which is not there")
         }
-        do { profileRefiner = try ArrowRefiner(contentsOf: path) } catch { throw PipelineError("refiner '\(path)': \(error)") }
+        do { profileRefiner = try ArrowRefiner(contentsOf: path, settings: settings) } catch { throw PipelineError("refiner '\(path)': \(error)") }
       }
       var req = RunRequest(image: image, profile: profile, face: face, diameterCm: resolved.diameterCm,
                            rule: s.rule, detector: try detector(s, truth: truth, profile: profile, image: image),

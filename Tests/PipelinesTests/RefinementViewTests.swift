@@ -1,7 +1,9 @@
+import Foundation
 import Inference
 import Testing
 import TestSupport
 @testable import Pipelines
+@testable import Harness
 
 /// The refiner's extra readings of a window in its mirrored and transposed
 /// views: each view's offsets must come back in the window's own axes.
@@ -102,5 +104,37 @@ struct RefinementViewTests {
     var (req, _) = try RefinementTests().request(refiner: "refiner-peaks-1ch.onnx")
     req.refiner?.settings.views = views
     #expect { try ArcheryPipeline.run(req) } throws: { "\($0)".contains("expected [probability, dx, dy] or [1, 3 or 6, H, W]") }
+  }
+}
+
+extension RefinementViewTests {
+  func scenario(views: Int?) throws -> ArcheryScenario {
+    let path = EvalPaths.models.appendingPathComponent("arrow-refiner.onnx").path
+    return try ArcheryScenario.decode(PipelineTests.base + """
+
+      profile: ios
+      arrows:
+        - {x: 0.05, y: 0.3}
+        - {x: -0.4, y: 0.1}
+        - {x: 0.2, y: -0.55}
+      detector: {source: truth, refiner: '\(path)'\(views.map { ", refiner_views: \($0)" } ?? "")}
+      """, path: "t.yaml")
+  }
+
+  /// A scenario's `refiner_views` reaches the refiner: the shipped refiner on
+  /// one-entry windows finds the same arrows read once or eight times, placed
+  /// apart by fractions of a pixel; the default is the shipped setting.
+  @Test func aScenarioChoosesHowManyViewsTheRefinerReads() throws {
+    let run = { (v: Int?) in try ScenarioRunner.run(try self.scenario(views: v), id: "t", workDir: NSTemporaryDirectory()).runs[0].result.detections }
+    let once = try run(1), eight = try run(8), shipped = try run(nil), four = try run(RefinerSettings.shipped.views)
+    #expect(once.count == 3 && eight.count == once.count)
+    let moved = zip(once, eight).map { hypot(Double($0.pixelX - $1.pixelX), Double($0.pixelY - $1.pixelY)) }
+    #expect(moved.contains { $0 > 0 } && moved.allSatisfy { $0 < 1 })
+    #expect(shipped.map(\.pixelX) == four.map(\.pixelX) && shipped.map(\.pixelY) == four.map(\.pixelY))
+  }
+
+  @Test func aScenarioRefinerViewsOutOfRangeIsRefused() throws {
+    #expect { try scenario(views: 9) } throws: { "\($0)".contains("refiner_views 9 is out of range: expected 1...8") }
+    #expect { try scenario(views: 0) } throws: { "\($0)".contains("refiner_views 0 is out of range") }
   }
 }
