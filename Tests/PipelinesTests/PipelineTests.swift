@@ -92,8 +92,8 @@ struct PipelineTests {
     #expect { try scenario(Self.base + "\nprofile_overrides: {confidense: 0.3}\n") } throws: { "\($0)".contains("t.yaml:7:") && "\($0)".contains("confidense") }
     #expect { try scenario(Self.base + "\ngestures: [wiggle]\n") } throws: { "\($0)".contains("wiggle") }
     #expect { try scenario(Self.base + "\ndetector: {source: oracle}\n") } throws: { "\($0)".contains("oracle") }
+    #expect { try scenario(Self.base + "\ndetector: {source: truth, refiner_views: 12}\n") } throws: { "\($0)".contains("refiner_views 12 is out of range") }
     // Keys of removed experiments are refused by name, like any unknown key.
-    #expect { try scenario(Self.base + "\ndetector: {source: truth, refiner_views: 1}\n") } throws: { "\($0)".contains("unknown key 'detector.refiner_views'") }
     #expect { try scenario(Self.base + "\ndetector: {source: truth, pair_verifier: p.onnx}\n") } throws: { "\($0)".contains("unknown key 'detector.pair_verifier'") }
     #expect { try scenario(Self.base + "\nrule: nearest\n") } throws: { "\($0)".contains("t.yaml:7:") }
   }
