@@ -71,13 +71,14 @@ extension ArrowRefinement {
     let plane = s[2] * s[3]
     guard map.scalars[0..<plane].contains(where: { Double($0) >= accept }) else { return map }
     var sum = map.scalars
-    for v in View.first(views).dropFirst() {
+    let all = View.first(views)
+    for v in all.dropFirst() {
       let shown = try Tensor(shape: crop.shape, scalars: v.show(crop.scalars, channels: crop.shape[1], side: crop.shape[3]))
       let o = try read(shown)
       guard o.shape == s else { return map }
       v.addOffsets(of: o.scalars, channels: s[1], side: s[3], into: &sum)
     }
-    let n = Float(View.first(views).count)
+    let n = Float(all.count)
     for g in stride(from: 0, to: s[1], by: 3) {
       for k in (g + 1) * plane..<(g + 3) * plane { sum[k] /= n }
     }

@@ -104,20 +104,22 @@ enum ArrowRefinement {
           let d = arrows[i]
           let crop = try Tensor(shape: [1, 3, s.crop, s.crop], scalars:
                             try ModelInput.window(image, cx: Double(d.centerX), cy: Double(d.centerY), side: s.windowInputPx * scale, out: s.crop))
-          var answer = try look(at: crop, model: model, refiner: refiner, input: input.name, output: output.name, gate: gate?.name)
-          // Only a window with one entry and no partner is read again: where two
-          // entries touch, other views may point a cell at the other one.
-          if let o = answer, s.views > 1, o.shape.count == 4, o.shape[1] == 3 || o.shape[1] == 6, o.shape[3] > 0,
-             peaks(o.scalars, channels: o.shape[1], height: o.shape[2], width: o.shape[3], cell: s.windowInputPx / Double(o.shape[3]),
-                   accept: s.accept, trust: s.trustInputPx, pairAccept: s.pairAccept).count == 1 {
-            answer = try averagingOffsets(o, crop: crop, views: s.views, accept: s.accept) { shown in
-              guard let m = try model.run([input.name: shown], threads: 1)[output.name] else {
-                throw PipelineError("refiner '\(refiner.name)' gave no '\(output.name)'")
+          var found: [Peak] = []
+          if let o = try look(at: crop, model: model, refiner: refiner, input: input.name, output: output.name, gate: gate?.name) {
+            found = try entries(o, settings: s, refiner: refiner.name)
+            // Only a window with one entry and no partner is read again: where two
+            // entries touch, other views may point a cell at the other one.
+            if s.views > 1, found.count == 1 {
+              let averaged = try averagingOffsets(o, crop: crop, views: s.views, accept: s.accept) { shown in
+                guard let m = try model.run([input.name: shown], threads: 1)[output.name] else {
+                  throw PipelineError("refiner '\(refiner.name)' gave no '\(output.name)'")
+                }
+                return m
               }
-              return m
+              found = try entries(averaged, settings: s, refiner: refiner.name)
             }
           }
-          answers.set(i, answer)
+          answers.set(i, found)
         }
       } catch { answers.fail(error) }
     }
@@ -125,18 +127,7 @@ enum ArrowRefinement {
     var kept: [Detection] = []
     for (i, d) in arrows.enumerated() {
       let cx = Double(d.centerX), cy = Double(d.centerY)
-      guard let o = answers.tensors[i] else { continue }
-      let found: [Peak]
-      if o.scalars.count == 3 {
-        found = Double(o.scalars[0]) >= s.accept ? [Peak(x: Double(o.scalars[1]), y: Double(o.scalars[2]), p: Double(o.scalars[0]))] : []
-      } else if o.shape.count == 4, o.shape[0] == 1, o.shape[1] == 3 || o.shape[1] == 6 {
-        // the map covers the whole window: its cells are the window's side over its width
-        found = peaks(o.scalars, channels: o.shape[1], height: o.shape[2], width: o.shape[3], cell: s.windowInputPx / Double(o.shape[3]),
-                      accept: s.accept, trust: s.trustInputPx, pairAccept: s.pairAccept)
-      } else {
-        throw PipelineError("refiner '\(refiner.name)' output has shape \(o.shape): expected [probability, dx, dy] or [1, 3 or 6, H, W]")
-      }
-      for f in found {
+      for f in answers.found[i] {
         let dx = f.x * scale, dy = f.y * scale
         var r = d
         r.box.x += dx; r.box.y += dy
@@ -160,6 +151,20 @@ enum ArrowRefinement {
     return merged
   }
 
+  /// The entries one window's answer gives: a one-answer refiner's point when
+  /// probable enough, else every peak of its map (see `peaks`).
+  static func entries(_ o: Tensor, settings s: RefinerSettings, refiner name: String) throws -> [Peak] {
+    if o.scalars.count == 3 {
+      return Double(o.scalars[0]) >= s.accept ? [Peak(x: Double(o.scalars[1]), y: Double(o.scalars[2]), p: Double(o.scalars[0]))] : []
+    }
+    guard o.shape.count == 4, o.shape[0] == 1, o.shape[1] == 3 || o.shape[1] == 6 else {
+      throw PipelineError("refiner '\(name)' output has shape \(o.shape): expected [probability, dx, dy] or [1, 3 or 6, H, W]")
+    }
+    // the map covers the whole window: its cells are the window's side over its width
+    return peaks(o.scalars, channels: o.shape[1], height: o.shape[2], width: o.shape[3], cell: s.windowInputPx / Double(o.shape[3]),
+                 accept: s.accept, trust: s.trustInputPx, pairAccept: s.pairAccept)
+  }
+
   /// The refiner's output for one window; nil when the gate turns the window down.
   static func look(at crop: Tensor, model: InferenceModel, refiner: ArrowRefiner, input: String, output: String, gate: String?) throws -> Tensor? {
     let out = try model.run([input: crop], threads: 1)
@@ -174,17 +179,17 @@ enum ArrowRefinement {
   }
 }
 
-/// The refiner's answer per window, written by the worker that looked at it.
+/// The entries each window gave, written by the worker that looked at it.
 final class WindowAnswers: @unchecked Sendable {
-  private(set) var tensors: [Tensor?]
+  private(set) var found: [[ArrowRefinement.Peak]]
   private(set) var error: Error?
   private let lock = NSLock()
 
-  init(count: Int) { tensors = Array(repeating: nil, count: count) }
+  init(count: Int) { found = Array(repeating: [], count: count) }
 
-  func set(_ i: Int, _ t: Tensor?) {
+  func set(_ i: Int, _ entries: [ArrowRefinement.Peak]) {
     lock.lock(); defer { lock.unlock() }
-    tensors[i] = t
+    found[i] = entries
   }
 
   func fail(_ e: Error) {
