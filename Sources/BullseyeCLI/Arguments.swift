@@ -60,6 +60,21 @@ extension ImageSize: ExpressibleByArgument {
     self = s
   }
   public var defaultValueDescription: String { description }
+
+  /// The option's transform: the same parse, refused with the expected form and range named.
+  static func argument(_ text: String) throws -> ImageSize {
+    guard let s = ImageSize(argument: text) else {
+      throw ValidationError("expected WIDTHxHEIGHT with each side 1...\(SceneLimits.maxSide), e.g. 1280x960")
+    }
+    return s
+  }
+}
+
+/// A `--seed`: read even when it starts with a minus, so `-1` is refused with
+/// the range named instead of being taken for an option.
+func seedArgument(_ text: String) throws -> UInt64 {
+  guard let v = UInt64(text) else { throw ValidationError("expected a whole number 0...\(UInt64.max)") }
+  return v
 }
 
 /// What `run` runs (the deprecated `run --kind` spelling).

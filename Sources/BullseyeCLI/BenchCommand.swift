@@ -18,7 +18,7 @@ func medianMS(_ samples: [Duration]) -> Double {
 
 struct SynthBench: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "synth", abstract: "Render time of one scene with shafted arrows.", discussion: "Example: bullseye bench synth --size 1280x960 --arrows 6 --repeat 5")
-  @Option(help: "Image size WIDTHxHEIGHT.") var size = ImageSize(width: 1280, height: 960)
+  @Option(help: "Image size WIDTHxHEIGHT.", transform: ImageSize.argument) var size = ImageSize(width: 1280, height: 960)
   @Option var arrows: Int = 6
   @Option(name: .customLong("repeat")) var repeat_: Int = 5
   @Flag var json = false

@@ -11,7 +11,7 @@ import Synth
 /// `bullseye bench pipeline`: per-stage time on one synthesized photo.
 struct PipelineBench: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "pipeline", abstract: "Per-stage and end-to-end time of the archery pipeline on one photo.", discussion: "Example: bullseye bench pipeline --size 1280x960")
-  @Option(help: "Image size WIDTHxHEIGHT.") var size = ImageSize(width: 1280, height: 960)
+  @Option(help: "Image size WIDTHxHEIGHT.", transform: ImageSize.argument) var size = ImageSize(width: 1280, height: 960)
   @Option(name: .customLong("repeat")) var repeat_: Int = 10
   @Flag var json = false
 

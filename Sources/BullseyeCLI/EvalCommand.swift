@@ -21,7 +21,7 @@ struct EvalSetCards: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "setcards", abstract: "Share of boards whose Sets equal the truth, with card recall and attribute accuracy.", discussion: "Example: bullseye eval setcards --boards 100 --seed 9000000 --json")
   @Option(parsing: .unconditional) var boards: Int = 100
   @Option(parsing: .unconditional) var cards: Int = 12
-  @Option(help: "First board seed (held out: training used other seeds).") var seed: UInt64 = 9_000_000
+  @Option(parsing: .unconditional, help: "First board seed (held out: training used other seeds).", transform: seedArgument) var seed: UInt64 = 9_000_000
   @Option(help: "Look of the synthesized boards: classic, realism or realism-holdout (ranges no model was trained on).")
   var style: CardStyle = .classic
   @Option(help: "Card detector ONNX (default: the shipped Models/setcards-detector.onnx, found beside the installed executable).") var detector: String?
@@ -70,7 +70,7 @@ struct EvalSetCards: ParsableCommand {
 struct EvalArchery: ParsableCommand {
   static let configuration = CommandConfiguration(commandName: "archery", abstract: "Arrow detector through the whole pipeline: recall, precision, impact error, score accuracy.", discussion: "Example: bullseye eval archery --images 30 --seed 7000000 --profile best --floor recall=0.9,precision=0.9,scored=0.85")
   @Option(parsing: .unconditional) var images: Int = 50
-  @Option(help: "First image seed (held out: training used other seeds).") var seed: UInt64 = 7_000_000
+  @Option(parsing: .unconditional, help: "First image seed (held out: training used other seeds).", transform: seedArgument) var seed: UInt64 = 7_000_000
   @Option(help: "Which detector: the ONNX model (--model), or truth, a perfect detector built from the true boxes (the rest of the pipeline's ceiling).")
   var detector: EvalDetector = .model
   @Option(help: "The ONNX detector for --detector model (default: the shipped Models/arrow-detector.onnx, found beside the installed executable).")
@@ -78,7 +78,7 @@ struct EvalArchery: ParsableCommand {
   @Option(help: "Platform profile.") var profile: ProfileName = .ios
   @Option(help: "Look of the held-out scenes: classic (the scenarios' look) or realistic (practice and worn faces, stands, posts, grass, steep angles, shallow shafts, overcast light; tilt up to 60°).")
   var style: ArcheryStyle = .classic
-  @Option(help: "Image size WIDTHxHEIGHT, sides 16...8192.") var size = ImageSize(width: 1280, height: 960)
+  @Option(help: "Image size WIDTHxHEIGHT, sides 16...8192.", transform: ImageSize.argument) var size = ImageSize(width: 1280, height: 960)
   @Option(help: "The face drawn and scored (`bullseye faces` lists them); the quality bars are for 10_zone.")
   var face: FaceName = .tenZone
   @Option(name: .customLong("line-mm"), parsing: .unconditional,

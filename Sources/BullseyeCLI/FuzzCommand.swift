@@ -17,7 +17,7 @@ struct FuzzScoring: ParsableCommand {
   @Option(help: "Faces to fuzz (repeatable; default all).") var face: [FaceName] = []
   @Option(help: "Rules to compare (repeatable; default all).") var rule: [String] = []
   @Option(parsing: .unconditional) var iterations: Int = 100_000
-  @Option var seed: UInt64 = 1
+  @Option(parsing: .unconditional, transform: seedArgument) var seed: UInt64 = 1
   @Option(help: "Write one scenario per finding and summary.md here (with --testee: a vector directory).") var out: String?
   @Flag var json = false
   @Option(help: "Fuzz this testee's score stage through the conformance protocol instead of Bullseye's scorer.") var testee: String?

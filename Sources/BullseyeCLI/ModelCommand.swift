@@ -11,8 +11,11 @@ struct ModelCommand: ParsableCommand {
 }
 
 /// Turns any runtime error into the one-line CLI error.
-func inferenceCall<T>(_ body: () throws -> T) throws -> T {
-  do { return try body() } catch let e as CLIError { throw e } catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
+func inferenceCall<T>(file: String? = nil, _ body: () throws -> T) throws -> T {
+  do { return try body() } catch let e as CLIError { throw e } catch {
+    let line = "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
+    throw CLIError(message: file.map { "model '\($0)': \(line)" } ?? line)
+  }
 }
 
 struct ModelInspect: ParsableCommand {
@@ -21,7 +24,7 @@ struct ModelInspect: ParsableCommand {
   @Flag var json = false
 
   func run() throws {
-    let s = try inferenceCall { try InferenceModel.summary(contentsOf: model) }
+    let s = try inferenceCall(file: model) { try InferenceModel.summary(contentsOf: model) }
     if json {
       let ports = { (p: [ModelSummary.Port]) -> JSONValue in
         .array(p.map { .object(["name": .string($0.name), "shape": .array($0.shape.map(JSONValue.string))]) })
@@ -66,7 +69,7 @@ struct ModelRun: ParsableCommand {
 
   func run() throws {
     try OutputPaths.checkWritable(output, flag: "--output")
-    let m = try inferenceCall { try InferenceModel(contentsOf: model) }
+    let m = try inferenceCall(file: model) { try InferenceModel(contentsOf: model) }
     guard let inPort = m.inputs.first, let outPort = m.outputs.first else { throw CLIError(message: "model '\(model)' has no inputs or outputs") }
     let tensor: Tensor
     if let input {
@@ -98,7 +101,8 @@ struct ModelRun: ParsableCommand {
       samples.append(try clock.measure { result = try inferenceCall { try m.run([inPort.name: tensor], threads: threads) } })
     }
     guard let out = result[outPort.name] else { throw CLIError(message: "model produced no '\(outPort.name)'") }
-    try inferenceCall { try NPY.write(out, to: output) }
+    // Atomic like every output; a device (`/dev/null`) is written into, not replaced.
+    do { try AtomicFile.write(NPY.encode(out), to: output) } catch { throw CLIError(message: "--output '\(output)': \(error)") }
     if json {
       // GFLOP/s counts a multiply-add as two operations (the model's MACs × 2).
       let macs = m.summary.macs  // the loaded model's own plan, not the file read again

@@ -18,6 +18,32 @@ enum OutputPaths {
     }
   }
 
+  /// Refuses an output that is also an input or another output (`--out photo.jpg`,
+  /// `--out r.json --overlay r.json`): the first would destroy the user's file,
+  /// the second lose one of the two. Paths are compared after resolving links;
+  /// devices and pipes (`/dev/null`) may be shared.
+  static func checkDistinct(inputs: [(flag: String, path: String?)], outputs: [(flag: String, path: String?)]) throws {
+    var seen: [String: String] = [:]
+    for (flag, path) in inputs { if let path, let key = identity(path) { seen[key] = seen[key] ?? flag } }
+    for (flag, path) in outputs {
+      guard let path, let key = identity(path) else { continue }
+      if let other = seen[key] {
+        throw CLIError(message: "\(flag) '\(path)' is the same file as \(other): expected a path of its own")
+      }
+      seen[key] = flag
+    }
+  }
+
+  /// The resolved absolute path, nil for a device or pipe.
+  static func identity(_ path: String) -> String? {
+    var info = stat()
+    if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR { return nil }
+    let url = URL(fileURLWithPath: path).standardizedFileURL
+    // The directory resolved (it exists: checkWritable ran), the name kept, so a file still to be made compares too.
+    return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent)
+      .resolvingSymlinksInPath().path
+  }
+
   /// Creates `dir` (and parents) or explains why not.
   static func makeDirectory(_ dir: String) throws {
     do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }

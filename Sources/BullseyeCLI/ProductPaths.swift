@@ -31,8 +31,10 @@ func loadDetector(_ path: String, flag: String) throws -> InferenceModel {
   if let shape = input.shape, shape.count != 4 || shape[1] != .value(3) {
     throw CLIError(message: "\(flag) '\(path)' takes input \(shape): expected an image [1, 3, H, W]")
   }
-  if let shape = output.shape, shape.count != 3 {
-    throw CLIError(message: "\(flag) '\(path)' gives output \(shape): expected detections [1, channels, anchors]")
+  // Both layouts the apps use have six rows: box, arrow and target scores
+  // (Ultralytics, two classes) or box, confidence and class id (seed 001).
+  if let shape = output.shape, shape.count != 3 || (shape[1] != .value(6) && shape[1].fixed != nil) {
+    throw CLIError(message: "\(flag) '\(path)' gives output \(shape): expected an arrow detector's [1, 6, anchors] (box, arrow and target scores)")
   }
   return m
 }

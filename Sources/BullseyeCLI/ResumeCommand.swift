@@ -40,7 +40,7 @@ struct SimulateRoundCommand: ParsableCommand {
   @Option var db: String
   @Option(parsing: .unconditional) var ends: Int = 6
   @Option(name: .customLong("arrows-per-end"), parsing: .unconditional) var arrowsPerEnd: Int = 6
-  @Option var seed: UInt64 = 0
+  @Option(parsing: .unconditional, transform: seedArgument) var seed: UInt64 = 0
   @Option(name: .customLong("pause-ms"), parsing: .unconditional) var pauseMS: Int = 0
   @Option(help: "Face id or alias.") var face: FaceName = .tenZone
   @Option(help: "atomic (one transaction per arrow) or seed-002-steps (seed 002's three committed statements).") var save: SaveMode = .atomic

@@ -3,6 +3,8 @@ import Canvas
 import Core
 import Foundation
 import Harness
+import Imaging
+import Inference
 import Obstacles
 import Overlays
 import Dataset
@@ -60,38 +62,73 @@ struct RunSetCardsCommand: ParsableCommand {
   func run() throws {
     try OutputPaths.checkWritable(out, flag: "--out")
     if let overlay { try OutputPaths.checkWritable(overlay, flag: "--overlay") }
-    let photo = orientation.pixels(of: try readPhoto(image, flag: "--image"), threads: threads ?? ProcessorCount.available)
-    guard let truth else {
-      let det = model ?? ProductPaths.model("setcards-detector.onnx") ?? ProductPaths.expected("setcards-detector.onnx")
-      let cls = classifier ?? ProductPaths.model("setcards-classifier.onnx") ?? ProductPaths.expected("setcards-classifier.onnx")
-      guard FileManager.default.fileExists(atPath: det), FileManager.default.fileExists(atPath: cls) else {
-        throw CLIError(message: "run setcards needs the card models (\(det), \(cls)) or --truth TRUTH.json")
-      }
-      do {
-        let detections = try ONNXCardDetector.detections(path: det, image: photo, threads: threads ?? ProcessorCount.available)
-        let result = try SetPipeline.run(image: photo, detections: detections, classifier: .model(try ONNXCardClassifier(path: cls)),
-                                         profile: profile)
-        try AtomicFile.write(try result.canonicalJSON(), to: out)
-        try drawOverlay(photo, result)
-      } catch let e as CoreError { throw CLIError(e) } catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
-      return
+    try OutputPaths.checkDistinct(inputs: [("--image", image), ("--truth", truth), ("--model", model), ("--classifier", classifier)],
+                                  outputs: [("--out", out), ("--overlay", overlay)])
+    let photo: RGBA8Image
+    do { photo = try orientation.pixels(of: try readPhoto(image, flag: "--image"), threads: threads ?? ProcessorCount.available) } catch let e as ImageError {
+      throw CLIError(message: "--image '\(image)': \(e)")
     }
+    let result = try truth.map { try Self.byTruth($0, photo: photo, profile: profile) } ?? byModels(photo)
+    // The result and the overlay placed together: a failure at either leaves neither.
+    do {
+      var batch = OutputBatch()
+      batch.add(try result.canonicalJSON(), to: out)
+      if let overlay, let first = try SetOverlay.renderAll(image: photo, result: result, labels: labels).first {
+        batch.add(try PNG.encode(first), to: overlay)
+      }
+      try batch.commit()
+    } catch let e as SetCardsError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) } catch let e as CanvasError {
+      throw CLIError(message: "--overlay '\(overlay ?? "")': \(e)")
+    }
+  }
+
+  /// The Set pipeline with a synth truth file standing in for both models.
+  static func byTruth(_ truth: String, photo: RGBA8Image, profile: SetCardProfile) throws -> SetResult {
     guard let text = try? String(contentsOfFile: truth, encoding: .utf8) else {
       throw CLIError(message: "--truth '\(truth)' cannot be read: expected the truth JSON written by synth --kind setcards")
     }
     do {
       let oracle = try TruthOracle(truthJSON: text, path: truth)
-      let result = try SetPipeline.run(image: photo, detections: oracle.detections, classifier: oracle.classifier, profile: profile)
-      try AtomicFile.write(try result.canonicalJSON(), to: out)
-      try drawOverlay(photo, result)
-    } catch let e as SetCardsError { throw CLIError(e) } catch let e as CoreError { throw CLIError(e) }
+      return try SetPipeline.run(image: photo, detections: oracle.detections, classifier: oracle.classifier, profile: profile)
+    } catch let e as SetCardsError { throw CLIError(e) }
   }
 
-  /// Writes `--overlay`: the first Set's picture (the no-Sets one when there is none), cards named in `--labels` style.
-  func drawOverlay(_ photo: RGBA8Image, _ result: SetResult) throws {
-    guard let overlay else { return }
-    guard let first = try SetOverlay.renderAll(image: photo, result: result, labels: labels).first else { return }
-    try PNG.write(first, to: overlay)
+  /// The Set pipeline with the card models. Both are read and their interfaces
+  /// checked before anything runs, so a wrong file is named as such.
+  func byModels(_ photo: RGBA8Image) throws -> SetResult {
+    let det = model ?? ProductPaths.model("setcards-detector.onnx") ?? ProductPaths.expected("setcards-detector.onnx")
+    let cls = classifier ?? ProductPaths.model("setcards-classifier.onnx") ?? ProductPaths.expected("setcards-classifier.onnx")
+    guard FileManager.default.fileExists(atPath: det), FileManager.default.fileExists(atPath: cls) else {
+      throw CLIError(message: "run setcards needs the card models (\(det), \(cls)) or --truth TRUTH.json")
+    }
+    let detFlag = model == nil ? "the shipped card detector" : "--model"
+    let clsFlag = classifier == nil ? "the shipped card classifier" : "--classifier"
+    let detModel = try Self.load(det, flag: detFlag)
+    do { try ONNXCardDetector.check(detModel, name: det) } catch { throw Self.refusal(error, flag: detFlag, path: det) }
+    let clsLoaded = try Self.load(cls, flag: clsFlag)
+    let clsModel: ONNXCardClassifier
+    do { clsModel = try ONNXCardClassifier(model: clsLoaded, name: cls) } catch { throw Self.refusal(error, flag: clsFlag, path: cls) }
+    do {
+      let detections = try ONNXCardDetector.detections(model: detModel, name: det, image: photo, threads: threads ?? ProcessorCount.available)
+      return try SetPipeline.run(image: photo, detections: detections, classifier: .model(clsModel), profile: profile)
+    } catch let e as CoreError { throw CLIError(e) } catch { throw CLIError(message: Self.firstLine(error)) }
+  }
+
+  /// Reads `path` as an ONNX model; a failure is one line naming `flag` and the file.
+  static func load(_ path: String, flag: String) throws -> InferenceModel {
+    do { return try InferenceModel(contentsOf: path) } catch {
+      throw CLIError(message: "\(flag) '\(path)': \(firstLine(error))")
+    }
+  }
+
+  /// A model's interface refusal (`SetCardsError.file` naming the file) as one line naming `flag`.
+  static func refusal(_ error: Error, flag: String, path: String) -> CLIError {
+    if case .file(_, let message) = error as? SetCardsError { return CLIError(message: "\(flag) '\(path)' \(message)") }
+    return CLIError(message: "\(flag) '\(path)': \(firstLine(error))")
+  }
+
+  static func firstLine(_ error: Error) -> String {
+    "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
   }
 }
 

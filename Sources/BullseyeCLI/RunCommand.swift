@@ -4,6 +4,7 @@ import Core
 import Detection
 import Foundation
 import Harness
+import Imaging
 import Inference
 import Overlays
 import Persistence
@@ -59,7 +60,7 @@ struct RunArcheryCommand: ParsableCommand {
   @Option(parsing: .unconditional, help: "Round id in --db (default: a new round).") var round: Int64?
   @Option(parsing: .unconditional, help: "End number to save into.") var end: Int = 1
   @Option(help: "Coordinates handed to the store: keep-coordinates or seed (dropped); default: the profile's (ios: seed, as seed 000's camera flow).") var coordinates: CoordinatePolicy?
-  @Option(help: "Seed for derived ids.") var seed: UInt64 = 0
+  @Option(parsing: .unconditional, help: "Seed for derived ids.", transform: seedArgument) var seed: UInt64 = 0
   @Option(help: "The injected clock (ISO 8601).") var clock: String = "1970-01-01T00:00:00Z"
   @Option(help: "Result JSON path.") var out: String
   @Option(parsing: .unconditional, help: "Threads the detector runs on (default: the CPUs this process may use; results do not depend on it).")
@@ -74,6 +75,9 @@ struct RunArcheryCommand: ParsableCommand {
     guard (0...1000).contains(expectedArrows) else { throw ValidationError("--expected-arrows \(expectedArrows) is out of range: expected 0...1000") }
     guard (1...1000).contains(end) else { throw ValidationError("--end \(end) is out of range: expected 1...1000") }
     if round != nil, db == nil { throw ValidationError("--round needs --db") }
+    if let round, !(1...Self.maxRound).contains(round) {
+      throw ValidationError("--round \(round) is out of range: expected a round id 1...\(Self.maxRound)")
+    }
     if keepOutside, profile.profile.outside == .keep {
       throw ValidationError("--keep-outside cannot go with --profile \(profile.profile.name): that profile keeps every box already (only best drops them)")
     }
@@ -86,6 +90,9 @@ struct RunArcheryCommand: ParsableCommand {
     }
   }
 
+  /// The largest round id `--round` takes (SQLite's rowid range, with room left).
+  static let maxRound: Int64 = 1 << 53
+
   /// An internet date-time (`2026-01-01T09:00:00Z`, optional fraction, `Z` or `±HH:MM`), by Foundation's parser.
   static func isISO8601(_ t: String) -> Bool {
     let plain = ISO8601DateFormatter(), fractional = ISO8601DateFormatter()
@@ -97,7 +104,13 @@ struct RunArcheryCommand: ParsableCommand {
     guard let image else { throw CLIError(message: "--image is required: the photo to score") }
     try OutputPaths.checkWritable(out, flag: "--out")
     if let overlay { try OutputPaths.checkWritable(overlay, flag: "--overlay") }
-    let photo = orientation.pixels(of: try readPhoto(image, flag: "--image"), threads: threads ?? ProcessorCount.available)
+    try OutputPaths.checkDistinct(
+      inputs: [("--image", image), ("--model", model), ("--refiner", refiner), ("--detections", detections), ("--gestures", gestures)],
+      outputs: [("--out", out), ("--overlay", overlay), ("--db", db)])
+    let photo: RGBA8Image
+    do { photo = try orientation.pixels(of: try readPhoto(image, flag: "--image"), threads: threads ?? ProcessorCount.available) } catch let e as ImageError {
+      throw CLIError(message: "--image '\(image)': \(e)")
+    }
     let f: Face, r: BoundaryRule, p: Precision
     f = face.face
     let chosen = coordinates
@@ -138,6 +151,9 @@ struct RunArcheryCommand: ParsableCommand {
       if result.target == nil, let e = result.error {
         FileHandle.standardError.write(Data("warning: \(e); the result has target null and no arrows\n".utf8))
       }
+      // A photo with no target saves nothing: the staged copy never came to be,
+      // and the database stays as it was (absent, when it was new).
+      if let copy = staged, !FileManager.default.fileExists(atPath: copy) { staged = nil }
       // The overlay and the result placed together: a failure at either leaves neither.
       var batch = OutputBatch()
       if let overlay {

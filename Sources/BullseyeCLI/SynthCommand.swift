@@ -20,9 +20,9 @@ struct SynthCommand: ParsableCommand {
   var style: SynthStyle?
   @Option(help: "Face id or alias.") var face: FaceName = .tenZone
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm.") var diameterCm: Double?
-  @Option(help: "Seed for everything not pinned.") var seed: UInt64 = 0
+  @Option(parsing: .unconditional, help: "Seed for everything not pinned.", transform: seedArgument) var seed: UInt64 = 0
   @Option(parsing: .unconditional, help: "Number of arrows (random scenes).") var arrows: Int?
-  @Option(parsing: .unconditional, help: "Image size WIDTHxHEIGHT, sides 1...16384.") var size = ImageSize(width: 1280, height: 960)
+  @Option(parsing: .unconditional, help: "Image size WIDTHxHEIGHT, sides 1...16384.", transform: ImageSize.argument) var size = ImageSize(width: 1280, height: 960)
   @Option(help: "A scene file (YAML) describing the scene.") var scenario: String?
   @Option(help: "Write a training dataset here instead of one image (with --count).") var dataset: String?
   @Option(parsing: .unconditional, help: "Images in the dataset.") var count: Int = 100

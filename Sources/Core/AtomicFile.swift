@@ -11,7 +11,10 @@
 /// the temporary file is removed and the target is untouched.
 public enum AtomicFile {
   /// Atomically replaces `path` with `bytes`.
+  /// An existing device or pipe (`/dev/stdout`, `/dev/full`) is written into,
+  /// never renamed over: replacing it would swap the device for a plain file.
   public static func write(_ bytes: [UInt8], to path: String) throws(CoreError) {
+    if isSpecial(path) { return try writeDirect(bytes, to: path) }
     let temp = try stage(bytes, for: path)
     guard rename(temp, path) == 0 else {
       let code = errno
@@ -52,6 +55,14 @@ public enum AtomicFile {
     guard close(fd) == 0 else { throw .io(path: path, reason: reason(errno)) }
     done = true
     return tempPath
+  }
+
+  /// True for an existing path that is not a regular file or directory (a device, a pipe).
+  static func isSpecial(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return false }
+    let kind = info.st_mode & S_IFMT
+    return kind != S_IFREG && kind != S_IFDIR
   }
 
   /// Writes `bytes` straight into an existing special file (a device, a pipe), never replacing it.

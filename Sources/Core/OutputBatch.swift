@@ -35,7 +35,7 @@ public struct OutputBatch {
            AtomicFile.split(item.path).1 == name {
           throw CoreError.io(path: item.path, reason: "failure injected by BULLSEYE_FAIL_WRITE")
         }
-        if Self.isSpecial(item.path) { direct.append(item); continue }
+        if AtomicFile.isSpecial(item.path) { direct.append(item); continue }
         staged.append((try AtomicFile.stage(item.bytes, for: item.path), item.path))
       }
     } catch {
@@ -54,13 +54,5 @@ public struct OutputBatch {
     }
     for p in Set(placed.map { AtomicFile.split($0).0 }) { AtomicFile.syncDirectory(p) }
     for d in direct { try AtomicFile.writeDirect(d.bytes, to: d.path) }
-  }
-
-  /// True for an existing path that is not a regular file or directory (a device, a pipe).
-  static func isSpecial(_ path: String) -> Bool {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return false }
-    let kind = info.st_mode & S_IFMT
-    return kind != S_IFREG && kind != S_IFDIR
   }
 }

@@ -50,7 +50,8 @@ struct PhotoSpec: Sendable, Decodable {
     guard photo.orientation == exifOrientation else {
       throw PipelineError("photo: its orientation tag read back as \(photo.orientation.rawValue), written as \(exifOrientation.rawValue)")
     }
-    let image = semantics.pixels(of: photo)
+    let image: RGBA8Image
+    do { image = try semantics.pixels(of: photo) } catch { throw PipelineError("photo (\(format.rawValue)): \(error)") }
     let inStored = semantics == .ignore && exifOrientation != .up
     let t = inStored ? truth.inFrame(PixelFrame(exifOrientation.storedAffine(width: image.width, height: image.height)),
                                      width: image.width, height: image.height) : truth

@@ -46,10 +46,16 @@ enum ScenarioRunner {
     if let file = s.image {
       let read: Photo
       do { read = try ImageFile.read(path: file) } catch { throw PipelineError("image '\(file)': \(error)") }
-      image = s.orientation.pixels(of: read)
-      if s.orientation == .ignore, read.orientation != .up {
-        let o = read.orientation, w = read.stored.width, h = read.stored.height
-        toFrame = { o.storedPoint(uprightX: $0, y: $1, width: w, height: h) }
+      if s.orientation == .ignore {
+        let coded: (image: RGBA8Image, orientation: Orientation)
+        do { coded = try read.codedTurn() } catch { throw PipelineError("image '\(file)': \(error)") }
+        image = coded.image
+        if coded.orientation != .up {
+          let o = coded.orientation, w = coded.image.width, h = coded.image.height
+          toFrame = { o.storedPoint(uprightX: $0, y: $1, width: w, height: h) }
+        }
+      } else {
+        image = read.upright(threads: 1)
       }
       photo = .object(["file": .string(URL(fileURLWithPath: file).lastPathComponent), "format": .string(read.format.rawValue),
                        "exif_orientation": .int(read.orientation.rawValue), "orientation": .string(s.orientation.rawValue),

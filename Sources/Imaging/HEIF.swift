@@ -6,16 +6,26 @@ import CHeif
 public enum HEIF {
   /// Decodes `bytes`; the primary image's size is checked against `limits`
   /// before anything is decoded.
-  public static func decode(_ bytes: [UInt8], limits: ImageLimits = .default) throws(ImageError) -> RGBA8Image {
+  /// With `transformations` false the coded image comes out as stored, its
+  /// rotation and mirror not applied (what `--orientation ignore` hands over).
+  public static func decode(_ bytes: [UInt8], limits: ImageLimits = .default, transformations: Bool = true) throws(ImageError) -> RGBA8Image {
     let context = try Context()
-    try check(bytes.withUnsafeBufferPointer { b in heif_context_read_from_memory(context.pointer, b.baseAddress, b.count, nil) })
+    let read = bytes.withUnsafeBufferPointer { b in heif_context_read_from_memory(context.pointer, b.baseAddress, b.count, nil) }
+    // libheif refuses sides past its own bound (32768) while reading the container; named here as the shared limit.
+    if read.code != heif_error_Ok, read.subcode == heif_suberror_Security_limit_exceeded {
+      throw .heifMalformed(detail: "its image is larger than this reads: expected each side 1...\(limits.maxSide)")
+    }
+    try check(read)
     var handlePointer: OpaquePointer?
     try check(heif_context_get_primary_image_handle(context.pointer, &handlePointer))
     guard let handlePointer else { throw .heifMalformed(detail: "no primary image") }
     let handle = Handle(handlePointer)
     try limits.validate(width: Int(heif_image_handle_get_width(handle.pointer)), height: Int(heif_image_handle_get_height(handle.pointer)))
     var imagePointer: OpaquePointer?
-    try check(heif_decode_image(handle.pointer, &imagePointer, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, nil))
+    guard let options = heif_decoding_options_alloc() else { throw .heifMalformed(detail: "the HEIF decoder could not start") }
+    defer { heif_decoding_options_free(options) }
+    options.pointee.ignore_transformations = transformations ? 0 : 1
+    try check(heif_decode_image(handle.pointer, &imagePointer, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options))
     guard let imagePointer else { throw .heifMalformed(detail: "the decoder returned no image") }
     let image = Image(imagePointer)
     let w = Int(heif_image_get_width(image.pointer, heif_channel_interleaved))

@@ -14,6 +14,8 @@ public enum JPEG {
       tjDecompressHeader3(decoder.handle, b.baseAddress, UInt(b.count), &width, &height, &subsampling, &colorspace)
     }
     guard header == 0 else { throw decoder.error(header: true) }
+    // libjpeg-turbo reports a header cut before its frame (SOF) marker as a 0x0 image.
+    guard width > 0, height > 0 else { throw .jpegTruncated(detail: "no frame header (SOF) before the data ends: found \(bytes.count) bytes") }
     try limits.validate(width: Int(width), height: Int(height))
     let w = Int(width), h = Int(height)
     var status: Int32 = 0

@@ -6,8 +6,10 @@ public enum OrientationSemantics: String, Sendable, Hashable, CaseIterable, Deco
   case apply, ignore
 
   /// The pixels a run under this semantics reads from `photo`; `threads` share the turn.
-  public func pixels(of photo: Photo, threads: Int = 1) -> RGBA8Image {
-    self == .apply ? photo.upright(threads: threads) : photo.stored
+  /// `ignore` is the coded image as stored: a JPEG's or PNG's pixels without their
+  /// EXIF turn, a HEIC's without its container's rotation and mirror.
+  public func pixels(of photo: Photo, threads: Int = 1) throws(ImageError) -> RGBA8Image {
+    self == .apply ? photo.upright(threads: threads) : try photo.coded()
   }
 }
 

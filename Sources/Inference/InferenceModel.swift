@@ -202,6 +202,10 @@ func readFile(_ path: String, limit: Int) throws -> [UInt8] {
     throw InferenceError(.io, "Cannot open '\(path)'; expected a readable file.")
   }
   defer { try? h.close() }
+  var isDirectory: ObjCBool = false
+  if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+    throw InferenceError(.io, "'\(path)' is a directory; expected an ONNX file.")
+  }
   let size = (try? h.seekToEnd()).map { Int($0) } ?? 0
   guard size <= limit else {
     throw InferenceError.limit("File '\(path)' is \(size) bytes; expected at most \(limit) (the memory limit).")

@@ -22,8 +22,8 @@ public enum NPY {
     try write(tensor, to: path)
   }
 
-  /// The .npy bytes of `tensor`.
-  static func encode(_ tensor: Tensor) -> [UInt8] {
+  /// The .npy bytes of `tensor` (version 1.0 header, or 2.0 when it would not fit).
+  public static func encode(_ tensor: Tensor) -> [UInt8] {
     let dims = tensor.shape.map(String.init)
     let shape = dims.count == 1 ? "(\(dims[0]),)" : "(\(dims.joined(separator: ", ")))"
     var header = "{'descr': '<f4', 'fortran_order': False, 'shape': \(shape), }"

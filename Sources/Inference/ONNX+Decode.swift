@@ -64,6 +64,12 @@ public enum Dimension: Sendable, Hashable, CustomStringConvertible {
   /// No size given.
   case unknown
 
+  /// The size when it is fixed, nil when symbolic or unknown.
+  public var fixed: Int? {
+    if case .value(let v) = self { return v }
+    return nil
+  }
+
   public var description: String {
     switch self {
     case .value(let v): return String(v)

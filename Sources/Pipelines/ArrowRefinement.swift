@@ -58,6 +58,18 @@ public struct ArrowRefiner: Sendable {
     model = try InferenceModel(contentsOf: path)
     name = path
     self.settings = settings
+    // The interface is checked here, once, so a detector or classifier given as a
+    // refiner is refused before any photo is read instead of inside the run.
+    guard let input = model.inputs.first, !model.outputs.isEmpty else {
+      throw PipelineError("has no inputs or outputs: expected one crop input [1, 3, \(settings.crop), \(settings.crop)] and one output")
+    }
+    if let shape = input.shape {
+      let want: [Inference.Dimension] = [.value(1), .value(3), .value(settings.crop), .value(settings.crop)]
+      let fits = shape.count == 4 && zip(shape, want).allSatisfy { $0.fixed == nil || $0 == $1 }
+      guard fits else {
+        throw PipelineError("takes input '\(input.name)' \(shape): expected a crop [1, 3, \(settings.crop), \(settings.crop)]")
+      }
+    }
     replicas = ModelReplicas(first: model)
   }
 }

@@ -10,11 +10,27 @@ public struct ONNXCardClassifier: CardClassifier {
 
   /// Loads the model and checks its interface.
   public init(path: String) throws {
-    model = try InferenceModel(contentsOf: path)
+    try self.init(model: try InferenceModel(contentsOf: path), name: path)
+  }
+
+  /// A loaded model; its declared interface must be a crop [1, 3, 224, 224] in and 12 logits out.
+  public init(model: InferenceModel, name: String) throws {
+    self.model = model
     guard let i = model.inputs.first, let o = model.outputs.first else {
-      throw SetCardsError.file(location: path, message: "the classifier has no input or output")
+      throw SetCardsError.file(location: name, message: "the classifier has no input or output")
+    }
+    if let shape = i.shape, !Self.fits(shape, [1, 3, 224, 224]) {
+      throw SetCardsError.file(location: name, message: "takes input '\(i.name)' \(shape): expected a card crop [1, 3, 224, 224]")
+    }
+    if let shape = o.shape, shape.reduce(1, { $0 * ($1.fixed ?? 1) }) != 12, shape.allSatisfy({ $0.fixed != nil }) {
+      throw SetCardsError.file(location: name, message: "gives output '\(o.name)' \(shape): expected 12 logits [1, 12]")
     }
     input = i.name; output = o.name
+  }
+
+  /// True when every fixed dimension of `shape` equals `want`'s (symbolic ones fit anything).
+  static func fits(_ shape: [Dimension], _ want: [Int]) -> Bool {
+    shape.count == want.count && zip(shape, want).allSatisfy { $0.fixed == nil || $0.fixed == $1 }
   }
 
   public func logits(_ crop: [Float]) throws -> [Float] {
@@ -37,6 +53,7 @@ public enum ONNXCardDetector {
   /// The same with a loaded model (read and planned once for many boards).
   public static func detections(model: InferenceModel, name: String, image: RGBA8Image, threads: Int = ProcessorCount.available) throws -> DetectionSource {
     let path = name
+    try check(model, name: name)
     guard let i = model.inputs.first, let o = model.outputs.first else {
       throw SetCardsError.file(location: path, message: "the detector has no input or output")
     }
@@ -47,5 +64,19 @@ public enum ONNXCardDetector {
       throw SetCardsError.file(location: path, message: "expected a [1, 5, anchors] output from '\(o.name)'")
     }
     return .tensor(t.scalars, anchors: t.shape[2], frame: frame)
+  }
+
+  /// Checks the declared interface: an image [1, 3, 640, 640] in, [1, 5, anchors] out.
+  public static func check(_ model: InferenceModel, name: String) throws {
+    guard let i = model.inputs.first, let o = model.outputs.first else {
+      throw SetCardsError.file(location: name, message: "the detector has no input or output")
+    }
+    let side = ModelFrame(imageWidth: 1, imageHeight: 1).inputSize
+    if let shape = i.shape, !ONNXCardClassifier.fits(shape, [1, 3, side, side]) {
+      throw SetCardsError.file(location: name, message: "takes input '\(i.name)' \(shape): expected an image [1, 3, \(side), \(side)]")
+    }
+    if let shape = o.shape, shape.count != 3 || (shape[1].fixed ?? 5) != 5 {
+      throw SetCardsError.file(location: name, message: "gives output '\(o.name)' \(shape): expected a card detector's [1, 5, anchors]")
+    }
   }
 }

@@ -56,6 +56,22 @@ struct ImageFileTests {
     #expect(photo.orientation == .up)
   }
 
+  /// `ignore` on HEIC: the coded image, its container's turn and crop not
+  /// applied, and the orientation that turns it back into the displayed one.
+  @Test func heicCodedImageAndItsTurn() throws {
+    let turned = try ImageFile.read(path: Self.fixture("quadrants-rot.heic"))
+    let coded = try turned.codedTurn()
+    #expect(coded.orientation.swapsSides && [coded.image.width, coded.image.height] == [48, 64])
+    #expect(Photo.meanDifference(turned.stored, coded.image, coded.orientation) <= Photo.turnTolerance)
+    #expect(try OrientationSemantics.ignore.pixels(of: turned) == coded.image)
+    let plain = try ImageFile.read(path: Self.fixture("quadrants.heic"))
+    let same = try plain.codedTurn()
+    #expect(same.orientation == .up && same.image == plain.stored)
+    // Other formats: the stored pixels and their EXIF tag.
+    let jpeg = try ImageFile.read(path: Self.fixture("quadrants-exif6.jpg")).codedTurn()
+    #expect(jpeg.orientation.rawValue == 6 && [jpeg.image.width, jpeg.image.height] == [64, 48])
+  }
+
   @Test(arguments: ["truncated.jpg", "truncated.heic", "notes.txt"])
   func badFilesAreOneLineErrorsNamingTheFile(name: String) {
     do {

@@ -81,6 +81,29 @@ struct PNGErrorTests {
     #expect(error.description == "image width 100000 is out of range: expected 1...16384")
   }
 
+  /// Sides libpng itself refuses (past 2^31 − 1) are named by the shared limit,
+  /// and a file far too short for its sides is truncated before any allocation.
+  @Test("headers read before libpng: the limit named, impossible sizes truncated")
+  func headerPrecheck() {
+    func header(_ w: UInt32, _ h: UInt32) -> [UInt8] {
+      var bytes: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
+      bytes += PNGBuilder.chunk("IHDR", be32(w) + be32(h) + [8, 6, 0, 0, 0])
+      bytes += PNGBuilder.chunk("IDAT", [0x78, 0x01])
+      return bytes + PNGBuilder.chunk("IEND", [])
+    }
+    #expect(throws: CanvasError.dimensionOutOfRange(dimension: "width", value: 4_294_967_295, maxSide: 16384)) {
+      try PNG.decode(header(.max, 1))
+    }
+    #expect {
+      try PNG.decode(header(16384, 16384))
+    } throws: { error in
+      guard case .pngTruncated(let detail) = error as? CanvasError else { return false }
+      return detail.contains("16384x16384")
+    }
+    // Small sides stay libpng's to judge: an honest tiny image still decodes.
+    #expect(throws: Never.self) { try PNG.decode(try PNG.encode(try RGBA8Image(width: 300, height: 2, fill: RGBA(1, 2, 3)))) }
+  }
+
   @Test("custom limits: total pixel cap")
   func pixelCap() throws {
     let png = try PNG.encode(try RGBA8Image(width: 40, height: 30, fill: RGBA(0, 0, 0)))

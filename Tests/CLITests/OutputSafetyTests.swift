@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+/// Outputs never destroy inputs or each other, devices stay devices, and a
+/// model given for the wrong job is refused by name before anything runs.
+struct OutputSafetyTests {
+  let fm = FileManager.default
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+  static let photo = root + "/Tests/CanvasTests/Fixtures/quadrants.png"
+
+  /// One line on stderr, exit 2, and `text` in it.
+  static func refused(_ r: CLIRunner.Result, saying text: String) -> Bool {
+    r.status == 2 && r.stderr.contains(text) && r.stderr.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").count == 1
+  }
+
+  @Test func anOutputThatIsAnInputOrAnotherOutputIsRefused() throws {
+    let dir = try CLIRunner.scratch("same-path")
+    try fm.copyItem(atPath: Self.photo, toPath: dir + "/in.png")
+    let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png"))
+    let over = try CLIRunner.run(["run", "archery", "--image", dir + "/in.png", "--out", dir + "/in.png"], cwd: dir)
+    #expect(Self.refused(over, saying: "the same file as --image"), "\(over.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/in.png")) == before, "the photo is untouched")
+    // The same file through another spelling of its path.
+    let both = try CLIRunner.run(["run", "archery", "--image", "in.png", "--out", "r.json", "--overlay", "./r.json"], cwd: dir)
+    #expect(Self.refused(both, saying: "the same file as --out"), "\(both.stderr)")
+    let cards = try CLIRunner.run(["run", "setcards", "--image", "in.png", "--out", "in.png"], cwd: dir)
+    #expect(Self.refused(cards, saying: "the same file as --image"), "\(cards.stderr)")
+    #expect(try fm.contentsOfDirectory(atPath: dir) == ["in.png"])
+  }
+
+  @Test(arguments: ["0", "-1", "99999999999999999"])
+  func roundIdsOutOfRangeAreRefused(round: String) throws {
+    let dir = try CLIRunner.scratch("round-\(round)")
+    let r = try CLIRunner.run(["run", "archery", "--image", Self.photo, "--out", dir + "/r.json", "--db", dir + "/d.sqlite", "--round", round])
+    #expect(r.status == 2 && r.stderr.contains("--round"), "\(r.stderr)")
+    #expect(try fm.contentsOfDirectory(atPath: dir).isEmpty)
+  }
+
+  /// No target in the picture: exit 0 with the result; a database that did not exist is not made.
+  @Test func aPhotoWithoutATargetAndANewDatabase() throws {
+    let dir = try CLIRunner.scratch("notarget-db")
+    let drawing = Self.root + "/Tests/CanvasTests/Fixtures/lines-and-circle.png"
+    let r = try CLIRunner.run(["run", "archery", "--image", drawing, "--out", dir + "/r.json", "--db", dir + "/d.sqlite"])
+    #expect(r.status == 0 && r.stderr.contains("warning:"), "\(r.stderr)")
+    #expect(try fm.contentsOfDirectory(atPath: dir) == ["r.json"])
+  }
+
+  /// `/dev/full` refuses every write: the command fails, and the device is still a device.
+  @Test(arguments: [["synth", "--kind", "setcards", "--seed", "1", "--out", "/dev/full"],
+                    ["model", "run", root + "/Models/setcards-classifier.onnx", "--image", photo, "--output", "/dev/full"]])
+  func aFullDeviceIsAnErrorAndStaysADevice(args: [String]) throws {
+    guard (try? fm.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType) == .typeCharacterSpecial else { return }
+    let r = try CLIRunner.run(args)
+    #expect(r.status == 2 && r.stderr.contains("/dev/full"), "\(r.stderr)")
+    #expect(try fm.attributesOfItem(atPath: "/dev/full")[.type] as? FileAttributeType == .typeCharacterSpecial)
+  }
+
+  /// Each model flag checks the model's declared interface and names the file.
+  @Test(arguments: [
+    (["run", "archery", "--model", "setcards-detector.onnx"], "[1, 6, anchors]"),
+    (["run", "archery", "--refiner", "arrow-detector.onnx"], "[1, 3, 96, 96]"),
+    (["run", "setcards", "--model", "setcards-classifier.onnx"], "[1, 3, 640, 640]"),
+    (["run", "setcards", "--classifier", "arrow-refiner.onnx"], "[1, 3, 224, 224]"),
+  ])
+  func aModelForAnotherJobIsRefusedByName(args: [String], expected: String) throws {
+    let dir = try CLIRunner.scratch("wrongmodel-\(args[1])-\(args[2])")
+    let model = Self.root + "/Models/" + args[3]
+    let r = try CLIRunner.run(Array(args[0...2]) + [model, "--image", Self.photo, "--out", dir + "/r.json"])
+    #expect(Self.refused(r, saying: model) && r.stderr.contains(expected), "\(r.stderr)")
+    #expect(try fm.contentsOfDirectory(atPath: dir).isEmpty)
+  }
+
+  @Test func aCutModelIsNamedByEveryCommand() throws {
+    let dir = try CLIRunner.scratch("cutmodel")
+    let cut = dir + "/cut.onnx"
+    try Data(try Data(contentsOf: URL(fileURLWithPath: Self.root + "/Models/setcards-classifier.onnx")).prefix(100)).write(to: URL(fileURLWithPath: cut))
+    for args in [["run", "setcards", "--image", Self.photo, "--classifier", cut, "--out", dir + "/r.json"],
+                 ["model", "run", cut, "--image", Self.photo, "--output", dir + "/o.npy"],
+                 ["model", "inspect", cut]] {
+      let r = try CLIRunner.run(args)
+      #expect(Self.refused(r, saying: cut), "\(args): \(r.stderr)")
+    }
+    #expect(try fm.contentsOfDirectory(atPath: dir) == ["cut.onnx"])
+  }
+
+  /// A HEIC whose container turns it: `apply` reads it turned, `ignore` as coded.
+  @Test func heicUnderIgnoreIsTheCodedImage() throws {
+    let dir = try CLIRunner.scratch("heic-ignore")
+    let heic = Self.root + "/Tests/CanvasTests/Fixtures/quadrants-rot.heic"
+    var sizes: [String: [Int]] = [:]
+    for o in ["apply", "ignore"] {
+      let r = try CLIRunner.run(["run", "archery", "--image", heic, "--orientation", o, "--out", dir + "/\(o).json"])
+      #expect(r.status == 0, "\(r.stderr)")
+      sizes[o] = try OwnPhotoTests.size(dir + "/\(o).json")
+    }
+    #expect(sizes["apply"] == sizes["ignore"].map { [$0[1], $0[0]] }, "\(sizes)")
+  }
+}
