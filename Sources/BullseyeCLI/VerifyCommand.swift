@@ -82,11 +82,21 @@ struct VerifyCommand: ParsableCommand {
     for n in result.notes { writeLine(n) }
     if !result.orphans.isEmpty { writeLine("orphan goldens (no scenario): \(result.orphans.joined(separator: ", "))") }
     for v in result.verdicts where v.status == "failed" {
-      writeLine("FAILED \(v.id) (\(v.file)); artifacts in \(report)/\(v.id)/")
+      writeLine(v.inputError ? "FAILED \(v.id) (\(v.file)): cannot be run" : "FAILED \(v.id) (\(v.file)); artifacts in \(report)/\(v.id)/")
       for m in v.messages.prefix(5) { writeLine("  \(m)") }
     }
     writeLine("report: \(report)/report.html, \(report)/junit.xml")
     writeLine("\(result.passed) passed, \(result.failed) failed")
+    // A scenario that cannot be read or run is bad input (exit 2), named on stderr, one line each;
+    // the others were still checked and are in the report.
+    let unreadable = result.verdicts.filter(\.inputError)
+    if !unreadable.isEmpty {
+      for v in unreadable {
+        let line = (v.messages.first ?? "cannot be run").split(separator: "\n").first.map(String.init) ?? ""
+        FileHandle.standardError.write(Data("error: \(v.file): \(line)\n".utf8))
+      }
+      throw ExitCode(2)
+    }
     if result.exitCode != 0 { throw ExitCode(1) }
   }
 }

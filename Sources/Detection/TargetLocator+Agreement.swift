@@ -11,6 +11,16 @@ extension TargetLocator {
   /// a picture of four colour blocks 0.
   public static let minimumRingAgreement = 0.1
 
+  /// Ring spacing in pixels at which a single-spot fit that gave no verdict at
+  /// the usual 12 px is read again: a real face 100 px across still shows its
+  /// colour bands 4 px apart; a fit around a squiggle on a card shows none.
+  public static let smallFaceSpacing = 4.0
+
+  /// The read at `smallFaceSpacing` judges fits whose larger radius is under
+  /// this share of the picture's shorter side: a face a few dozen pixels across
+  /// in a full photo. A thumbnail that the face fills keeps "no verdict".
+  public static let smallFaceShare = 0.15
+
   /// How well the picture agrees with the face the fit claims: the share of the
   /// face's ring boundaries (each spot's, those at least 12 px from their
   /// neighbours on at least a quarter of the rays) where, on at least half of the 48 rays from the spot's centre that
@@ -22,7 +32,8 @@ extension TargetLocator {
   ///
   /// Shape: a 10-zone face in a photo shows its colour changes and most printed
   /// lines (≈ 0.5–1); lines and a circle that are no face show none (0).
-  public static func ringAgreement(_ image: RGBA8Image, fit: TargetFit, face: Face) -> Double? {
+  /// `spacing`: the least pixels between neighbouring boundaries for one to be judged.
+  public static func ringAgreement(_ image: RGBA8Image, fit: TargetFit, face: Face, spacing: Double = 12) -> Double? {
     let radii = Array(Set(face.zones.map(\.radius))).sorted()
     guard !radii.isEmpty, image.width > 2, image.height > 2 else { return nil }
     let rays = 48, step = 0.005, reach = (radii.last ?? 1) + 0.12
@@ -60,7 +71,7 @@ extension TargetLocator {
         let pxPerRadius = ((p1.0 - p0.0) * (p1.0 - p0.0) + (p1.1 - p0.1) * (p1.1 - p0.1)).squareRoot()
         for (b, radius) in radii.enumerated() {
           let gap = min(b > 0 ? radius - radii[b - 1] : radius, b + 1 < radii.count ? radii[b + 1] - radius : 1)
-          guard gap * pxPerRadius >= 12 else { continue }
+          guard gap * pxPerRadius >= spacing else { continue }
           usable[b] += 1
           let from = max(0, Int((radius - 0.03) / step)), to = min(samples - 1, Int((radius + 0.03) / step))
           guard let at = (from...to).max(by: { change[$0] < change[$1] }), change[at] >= max(24, 2.5 * typical) else { continue }

@@ -9,15 +9,19 @@ extension Verifier {
     let start = DispatchTime.now().uptimeNanoseconds
     func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
     guard let kind = scenarioKinds.first(where: { $0.name == h.kind }) else {
-      return ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: "failed",
-                             messages: ["\(h.file): kind '\(h.kind)' is unknown: expected \(scenarioKinds.map(\.name).joined(separator: ", "))"],
-                             artifacts: [], seconds: seconds())
+      var v = ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: "failed",
+                              messages: ["\(h.file): kind '\(h.kind)' is unknown: expected \(scenarioKinds.map(\.name).joined(separator: ", "))"],
+                              artifacts: [], seconds: seconds())
+      v.inputError = true
+      return v
     }
     let output: KindOutput
     do {
       output = try kind.run(h, root: o.scenarioRoot, work: work, threads: o.threads)
     } catch {
-      return ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: "failed", messages: ["\(error)"], artifacts: [], seconds: seconds())
+      var v = ScenarioVerdict(id: h.id, kind: h.kind, file: h.file, status: "failed", messages: ["\(error)"], artifacts: [], seconds: seconds())
+      v.inputError = true
+      return v
     }
     let actualDir = o.reportDir + "/" + h.id, goldenDir = o.goldenRoot + "/" + h.id
     try? FileManager.default.createDirectory(atPath: actualDir, withIntermediateDirectories: true)

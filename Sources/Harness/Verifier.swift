@@ -72,6 +72,9 @@ public struct ScenarioVerdict: Sendable {
   var reviewImages: [String] = []
   /// Messages from the truth gate, apart from golden diffs.
   var truthFailures: [String] { messages.filter { $0.hasPrefix("truth: ") } }
+  /// The scenario could not be read or run at all (malformed file, a photo
+  /// outside the tree, a corrupt asset): bad input, not a difference.
+  public var inputError = false
 }
 
 /// The whole run.
@@ -106,8 +109,10 @@ public enum Verifier {
         seen[h.id] = f
         headers.append(h)
       } catch {
-        headerErrors.append(ScenarioVerdict(id: URL(fileURLWithPath: f).lastPathComponent, kind: "?", file: f, status: "failed",
-                                            messages: ["\(error)"], artifacts: [], seconds: 0))
+        var v = ScenarioVerdict(id: URL(fileURLWithPath: f).lastPathComponent, kind: "?", file: f, status: "failed",
+                                messages: ["\(error)"], artifacts: [], seconds: 0)
+        v.inputError = true
+        headerErrors.append(v)
       }
     }
     var selected = headers

@@ -93,10 +93,24 @@ public enum ArcheryPipeline {
       let agreement = TargetLocator.ringAgreement(r.image, fit: t, face: r.face)
       t.ringAgreement = agreement
       target = t
-      // Gated on single-spot faces only: a multi-spot sheet is found by its spot blobs first.
+      // Low agreement refuses single-spot fits only: a multi-spot sheet is found by its spot blobs
+      // first, and on small tilted spots (NFAA 5-spot) real sheets measure below the bound.
       if r.face.spots.count == 1, let agreement, agreement < TargetLocator.minimumRingAgreement {
         noTarget = true
         failure = "no target face found: the fitted \(r.face.id) outline's rings do not show in the picture (ring agreement \(String(format: "%.2f", agreement)), expected at least \(TargetLocator.minimumRingAgreement))"
+        target = nil
+      } else if r.face.spots.count == 1, agreement == nil, r.targetHint == nil,
+                max(t.ellipse.a, t.ellipse.b) < TargetLocator.smallFaceShare * Double(min(r.image.width, r.image.height)),
+                let small = TargetLocator.ringAgreement(r.image, fit: t, face: r.face, spacing: TargetLocator.smallFaceSpacing),
+                small < TargetLocator.minimumRingAgreement {
+        // Rings too close together to judge at the usual spacing, on a fit small
+        // beside the picture (a face that fills a thumbnail keeps the old
+        // verdict, none): read again at a third of that spacing. A fit whose rings still do not show there (a squiggle
+        // on a card, which the detector may call a face too) is no target; one
+        // too small even for that keeps the old verdict (none), and a
+        // scenario's hint still vouches for a small face.
+        noTarget = true
+        failure = "no target face found: the fitted \(r.face.id) outline is small and its rings do not show at \(Int(TargetLocator.smallFaceSpacing)) px apart (ring agreement \(String(format: "%.2f", small)), expected at least \(TargetLocator.minimumRingAgreement))"
         target = nil
       }
     }

@@ -34,6 +34,13 @@ struct ExitCodeTests {
     #expect(try verify(root).status == 0)
     let bad = try verify(root, ["--mode", "sideways"])
     #expect(bad.status == 2 && bad.stderr.contains("sideways"), "\(bad.stderr)")
+    // A scenario that cannot be run (its photo outside the tree) is bad input: exit 2, named on
+    // stderr, while the others are still checked and reported.
+    try "id: outside\nface: 10_zone\nimage: ../../../../etc/passwd\nprofile: ios\n"
+      .write(toFile: root + "/S/outside.yaml", atomically: true, encoding: .utf8)
+    let outside = try verify(root)
+    #expect(outside.status == 2 && outside.stderr.contains("outside.yaml") && outside.stderr.contains(".."), "\(outside.stderr)")
+    #expect(outside.stdout.split(separator: "\n").last == "1 passed, 1 failed", "\(outside.stdout.suffix(300))")
   }
 
   /// Two shards started in one checkout write separate reports by default.

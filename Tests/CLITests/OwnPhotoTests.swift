@@ -91,4 +91,18 @@ struct OwnPhotoTests {
     #expect(o?["target"] is NSNull)
     #expect((o?["detections"] as? [Any])?.isEmpty == true)
   }
+
+  /// A table of Set cards: the detector calls a squiggle a face and the ring
+  /// edges fit a small ellipse round it, too small for its rings to be judged
+  /// 12 px apart; read again at 4 px it shows none, so no target and no arrows.
+  @Test func aCardTableGivesTargetNull() throws {
+    let dir = try CLIRunner.scratch("cardtable")
+    let synth = try CLIRunner.run(["synth", "--kind", "setcards", "--seed", "3", "--out", dir + "/cards.png"])
+    #expect(synth.status == 0, "\(synth.stderr)")
+    let r = try CLIRunner.run(["run", "archery", "--image", dir + "/cards.png", "--threads", "1", "--out", dir + "/r.json"])
+    #expect(r.status == 0 && r.stderr.contains("rings do not show at"), "\(r.stderr)")
+    let o = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any]
+    #expect(o?["target"] is NSNull)
+    #expect((o?["detections"] as? [Any])?.isEmpty == true)
+  }
 }
