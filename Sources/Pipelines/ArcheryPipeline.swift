@@ -47,6 +47,7 @@ public struct RunResult: Sendable {
 /// adjust → persist, each stage a value in, a value out.
 public enum ArcheryPipeline {
   public static func run(_ r: RunRequest) throws(PipelineError) -> RunResult {
+    var stages = StageClock(r.stageTimes)
     let mapping = r.profile.mapping(width: r.image.width, height: r.image.height)
     var failure: String?
     var candidates: [RawBox] = []
@@ -63,12 +64,15 @@ public enum ArcheryPipeline {
         }
       } catch { throw PipelineError("\(error)") }
     }
+    stages.mark("detect")
     if let refiner = r.refiner {
       det.targets = det.targets.filter { $0.confidence >= r.profile.confidence }
       do { det.arrows = try refine(det.arrows, r, refiner: refiner, look: look) } catch {
         throw PipelineError("\(error)")
       }
     }
+
+    if r.refiner != nil { stages.mark("refine") }
 
     // Target: detected face box → hint → ring-edge refinement.
     var hint = r.targetHint
@@ -115,6 +119,8 @@ public enum ArcheryPipeline {
       }
     }
 
+    stages.mark("locate")
+
     var ids = ArrowIDs(style: r.profile.ids, seed: r.seed)
     var detections: [DetectedArrow] = []
     // Each detection in face coordinates, with its pixel position and box.
@@ -146,6 +152,8 @@ public enum ArcheryPipeline {
                                       confidence: a.d?.confidence ?? 1, box: box, score: s, outside: far))
     }
 
+    stages.mark("score")
+
     // Adjust: EditableArrow.fromDetectedArrow widens the Floats to Double.
     let editable = detections.map {
       EditableArrow(id: $0.id, x: Double($0.normalizedX), y: Double($0.normalizedY), isManual: false, confidence: $0.confidence)
@@ -155,6 +163,7 @@ public enum ArcheryPipeline {
                                   adjuster: adjuster, face: r.face, rule: r.rule, diameterCm: r.diameterCm, arrowMM: r.arrowMM,
                                   precision: r.confirmPrecision, spot: { [spots = r.spots, n = r.face.spots.count] i in spots == .sequential ? .index(i % n) : .nearest })
 
+    stages.mark("adjust")
     var persisted: (Int64, Int, Int)?
     if let p = r.persist, let confirmed = adj.confirmed {
       do {
@@ -169,6 +178,7 @@ public enum ArcheryPipeline {
         }
         persisted = (round, p.end, min(confirmed.count, p.limit ?? Int.max))
       } catch { throw PipelineError("persisting to '\(p.path)' failed: \(error)") }
+      stages.mark("persist")
     }
     return RunResult(request: r, candidates: candidates.count, aboveThreshold: det.aboveThreshold, suppressed: det.suppressed,
                      target: target, detections: detections, adjustment: adj, confirmed: adj.confirmed,

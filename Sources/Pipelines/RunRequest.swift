@@ -1,3 +1,4 @@
+import Foundation
 import Adjustment
 import Core
 import Imaging
@@ -80,10 +81,54 @@ public struct RunRequest: Sendable {
   public var persist: PersistRequest?
   /// Threads the detector model runs on (results do not depend on it).
   public var threads: Int = ProcessorCount.available
+  /// Where a benchmark collects each stage's wall time; nil in every run that
+  /// is not timed (the result never depends on it).
+  public var stageTimes: StageTimes?
 
   public init(image: RGBA8Image, profile: PlatformProfile, face: Face, diameterCm: Double? = nil, rule: BoundaryRule = .inclusive,
               detector: DetectorSource, expectedArrows: Int) {
     self.image = image; self.profile = profile; self.face = face; self.diameterCm = diameterCm ?? face.diametersCm[0]
     self.rule = rule; self.detector = detector; self.expectedArrows = expectedArrows
+  }
+}
+
+/// Wall time per pipeline stage of one run, in the order the stages ran
+/// (`bench photo`): detect (model, NMS, closer look), refine, locate, score,
+/// adjust, persist. A class so the run can fill in what its caller reads.
+public final class StageTimes: @unchecked Sendable {
+  private let lock = NSLock()
+  private var entries: [(stage: String, time: Duration)] = []
+
+  /// An empty record.
+  public init() {}
+
+  /// The stages recorded so far, in order.
+  public var stages: [(stage: String, time: Duration)] {
+    lock.lock()
+    defer { lock.unlock() }
+    return entries
+  }
+
+  func add(_ stage: String, _ time: Duration) {
+    lock.lock()
+    entries.append((stage, time))
+    lock.unlock()
+  }
+}
+
+/// Times the stages of one run into `times` (nothing when nil).
+struct StageClock {
+  let times: StageTimes?
+  let clock = ContinuousClock()
+  var last: ContinuousClock.Instant
+
+  init(_ times: StageTimes?) { self.times = times; last = clock.now }
+
+  /// Ends the stage named `stage` now; the next one starts here.
+  mutating func mark(_ stage: String) {
+    guard let times else { return }
+    let now = clock.now
+    times.add(stage, now - last)
+    last = now
   }
 }

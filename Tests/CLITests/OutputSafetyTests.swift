@@ -95,4 +95,14 @@ struct OutputSafetyTests {
     }
     #expect(sizes["apply"] == sizes["ignore"].map { [$0[1], $0[0]] }, "\(sizes)")
   }
+
+  /// `bench photo` reports the pipeline's own stages, the refiner's under `best`.
+  @Test func benchPhotoBreaksThePipelineIntoStages() throws {
+    let r = try CLIRunner.run(["bench", "photo", "--image", Self.root + "/Tests/CanvasTests/Fixtures/quadrants.jpg", "--repeat", "1",
+                               "--threads", "1", "--profile", "best", "--json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let o = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+    let stages = (o?["pipeline_stages_ms"] as? [String: Any]).map { Set($0.keys) }
+    #expect(stages?.isSuperset(of: ["detect", "refine", "locate"]) == true, "\(r.stdout)")
+  }
 }
