@@ -57,6 +57,12 @@ enum ScenarioRunner {
       } else {
         image = read.upright(threads: 1)
       }
+      // Marks are given in the upright picture: each must lie on it.
+      let upW = read.orientation.swapsSides ? read.stored.height : read.stored.width
+      let upH = read.orientation.swapsSides ? read.stored.width : read.stored.height
+      for (i, m) in (s.marks?.arrows ?? []).enumerated() where m.x > Double(upW) || m.y > Double(upH) {
+        throw PipelineError("image '\(file)': mark \(i) at (\(m.x), \(m.y)) lies outside the \(upW)x\(upH) picture: expected x in 0...\(upW), y in 0...\(upH)")
+      }
       photo = .object(["file": .string(URL(fileURLWithPath: file).lastPathComponent), "format": .string(read.format.rawValue),
                        "exif_orientation": .int(read.orientation.rawValue), "orientation": .string(s.orientation.rawValue),
                        "width": .int(image.width), "height": .int(image.height)])

@@ -44,6 +44,13 @@ struct PhotoMarksTests {
     #expect(!out.truthFailures.contains { $0.contains("end total") })
   }
 
+  /// A mark off the picture is bad input, named with the picture's size, not an arrow missed.
+  @Test func aMarkOutsideThePictureIsRefused() throws {
+    #expect {
+      _ = try Self.run { $0.replacingOccurrences(of: "{x: 386, y: 657, score: 0}", with: "{x: 5000, y: 657, score: 0}") }
+    } throws: { "\($0)".contains("mark 1 at (5000.0, 657.0) lies outside the") }
+  }
+
   @Test(arguments: [
     ("marks: {arrows: []}", "marks need image: FILE"),
     ("image: photos/vegas-jpeg.jpg\nphoto: {format: png}", "photo cannot go with image"),
