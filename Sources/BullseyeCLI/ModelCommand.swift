@@ -13,8 +13,7 @@ struct ModelCommand: ParsableCommand {
 /// Turns any runtime error into the one-line CLI error.
 func inferenceCall<T>(file: String? = nil, _ body: () throws -> T) throws -> T {
   do { return try body() } catch let e as CLIError { throw e } catch {
-    let line = "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
-    throw CLIError(message: file.map { "model '\($0)': \(line)" } ?? line)
+    throw CLIError(message: file.map { "model '\($0)': \(firstLine(error))" } ?? firstLine(error))
   }
 }
 

@@ -111,7 +111,7 @@ struct RunSetCardsCommand: ParsableCommand {
     do {
       let detections = try ONNXCardDetector.detections(model: detModel, name: det, image: photo, threads: threads ?? ProcessorCount.available)
       return try SetPipeline.run(image: photo, detections: detections, classifier: .model(clsModel), profile: profile)
-    } catch let e as CoreError { throw CLIError(e) } catch { throw CLIError(message: Self.firstLine(error)) }
+    } catch let e as CoreError { throw CLIError(e) } catch { throw CLIError(message: firstLine(error)) }
   }
 
   /// Reads `path` as an ONNX model; a failure is one line naming `flag` and the file.
@@ -125,10 +125,6 @@ struct RunSetCardsCommand: ParsableCommand {
   static func refusal(_ error: Error, flag: String, path: String) -> CLIError {
     if case .file(_, let message) = error as? SetCardsError { return CLIError(message: "\(flag) '\(path)' \(message)") }
     return CLIError(message: "\(flag) '\(path)': \(firstLine(error))")
-  }
-
-  static func firstLine(_ error: Error) -> String {
-    "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)"
   }
 }
 
