@@ -1,9 +1,11 @@
 import Foundation
+import Core
 
 /// Checks output paths before any work, so a run that cannot write its
 /// results fails at once and writes nothing.
 enum OutputPaths {
   static func checkWritable(_ path: String, flag: String) throws {
+    if path == AtomicFile.standardOutput { return }
     let url = URL(fileURLWithPath: path)
     let dir = url.deletingLastPathComponent().path
     var isDir: ObjCBool = false
@@ -36,6 +38,7 @@ enum OutputPaths {
 
   /// The resolved absolute path, nil for a device or pipe.
   static func identity(_ path: String) -> String? {
+    if path == AtomicFile.standardOutput { return nil }
     var info = stat()
     if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR { return nil }
     let url = URL(fileURLWithPath: path).standardizedFileURL

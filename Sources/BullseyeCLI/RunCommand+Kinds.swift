@@ -17,7 +17,7 @@ struct RunObstaclesCommand: ParsableCommand {
     commandName: "obstacles", abstract: "Run the obstacle-announcing pipeline over a scenario's frames.",
     discussion: "Example: bullseye run obstacles --scenario Scenarios/obstacles/hallway-walk.yaml --out result.json")
   @Option(help: "An obstacles scenario file (YAML).") var scenario: String
-  @Option(help: "Result JSON path.") var out: String
+  @Option(help: "Result JSON path; - (the default) writes it to standard output.") var out: String = AtomicFile.standardOutput
 
   func run() throws {
     try OutputPaths.checkWritable(out, flag: "--out")
@@ -46,7 +46,7 @@ struct RunSetCardsCommand: ParsableCommand {
   @Option(help: "Card detector ONNX (default: the shipped Models/setcards-detector.onnx).") var model: String?
   @Option(help: "Card classifier ONNX (default: the shipped Models/setcards-classifier.onnx).") var classifier: String?
   @Option(help: "Truth JSON from `synth --kind setcards`, standing in for both models.") var truth: String?
-  @Option(help: "Result JSON path.") var out: String
+  @Option(help: "Result JSON path; - (the default) writes it to standard output.") var out: String = AtomicFile.standardOutput
   @Option(help: "Also draw the overlay of the first Set (or of no Set) to this PNG.") var overlay: String?
   @Option(help: "How the overlay names cards: english (2 red oval striped) or seed (the seed's 2实红菱).")
   var labels: SetLabelStyle = .english

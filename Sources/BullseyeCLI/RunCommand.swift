@@ -62,7 +62,7 @@ struct RunArcheryCommand: ParsableCommand {
   @Option(help: "Coordinates handed to the store: keep-coordinates or seed (dropped); default: the profile's (ios: seed, as seed 000's camera flow).") var coordinates: CoordinatePolicy?
   @Option(parsing: .unconditional, help: "Seed for derived ids.", transform: seedArgument) var seed: UInt64 = 0
   @Option(help: "The injected clock (ISO 8601).") var clock: String = "1970-01-01T00:00:00Z"
-  @Option(help: "Result JSON path.") var out: String
+  @Option(help: "Result JSON path; - (the default) writes it to standard output.") var out: String = AtomicFile.standardOutput
   @Option(parsing: .unconditional, help: "Threads the detector runs on (default: the CPUs this process may use; results do not depend on it).")
   var threads: Int?
 
@@ -144,6 +144,7 @@ struct RunArcheryCommand: ParsableCommand {
       let copy = try Self.stageDatabase(db)
       staged = copy
       req.persist = PersistRequest(path: copy, round: round, end: end, coordinates: chosen ?? prof.coordinates)
+      req.persist?.displayName = db
     }
     do {
       let result = try ArcheryPipeline.run(req)

@@ -57,8 +57,13 @@ public enum AtomicFile {
     return tempPath
   }
 
-  /// True for an existing path that is not a regular file or directory (a device, a pipe).
+  /// The path that names standard output, as command-line tools spell it.
+  public static let standardOutput = "-"
+
+  /// True for `-` (standard output) and for an existing path that is not a
+  /// regular file or directory (a device, a pipe).
   static func isSpecial(_ path: String) -> Bool {
+    if path == standardOutput { return true }
     var info = stat()
     guard stat(path, &info) == 0 else { return false }
     let kind = info.st_mode & S_IFMT
@@ -67,6 +72,7 @@ public enum AtomicFile {
 
   /// Writes `bytes` straight into an existing special file (a device, a pipe), never replacing it.
   static func writeDirect(_ bytes: [UInt8], to path: String) throws(CoreError) {
+    if path == standardOutput { return try writeAll(STDOUT_FILENO, bytes, path: "standard output") }
     let fd = open(path, O_WRONLY | O_CLOEXEC)
     guard fd >= 0 else { throw .io(path: path, reason: reason(errno)) }
     defer { close(fd) }

@@ -85,6 +85,9 @@ public struct ArcheryScenario: Sendable, Decodable {
     if marks != nil, image == nil {
       throw DecodingError.dataCorruptedError(forKey: .marks, in: c, debugDescription: "marks need image: FILE (a rendered scene has its own truth)")
     }
+    if let marks, let face = try? scene.faceAndDiameter().face, let problem = marks.problem(on: face) {
+      throw DecodingError.dataCorruptedError(forKey: .marks, in: c, debugDescription: problem)
+    }
     if image != nil {
       // A photo has no synthesized truth: its detector is a model (the shipped one unless named).
       if !c.contains(.detector) { detector.source = "model" }

@@ -1,4 +1,5 @@
 import Pipelines
+import Scoring
 
 /// The arrows a person marked on a photo scenario's picture: the reference
 /// `verify` checks the run against when there is no synthesized truth.
@@ -42,6 +43,26 @@ struct PhotoMarks: Sendable, Decodable {
       throw DecodingError.dataCorruptedError(forKey: .tolerancePx, in: c, debugDescription: "marks tolerance_px \(tolerancePx) is out of range: expected (0, 200] pixels")
     }
     arrows = try c.decodeIfPresent([Mark].self, forKey: .arrows) ?? []
+  }
+
+  /// The first mark whose score the face cannot give, as a sentence naming
+  /// the mark, its score and the face's scores; nil when every mark fits.
+  func problem(on face: Face) -> String? {
+    let scores = Set(face.zones.map(\.score)).union([0])
+    let xScores = Set(face.zones.filter(\.isX).map(\.score))
+    let listed = scores.sorted(by: >).map(String.init).joined(separator: ", ")
+    for (i, m) in arrows.enumerated() {
+      guard let s = m.score else { continue }
+      if !scores.contains(s) {
+        return "mark \(i) has score \(s), which face \(face.id) does not give: expected one of \(listed) (0 is a miss)"
+      }
+      if m.isX, !xScores.contains(s) {
+        return xScores.isEmpty
+          ? "mark \(i) has is_x: true, but face \(face.id) has no X ring"
+          : "mark \(i) has is_x: true with score \(s): an X on face \(face.id) scores \(xScores.sorted().map(String.init).joined(separator: ", "))"
+      }
+    }
+    return nil
   }
 
   /// The marks as the gate's references, in the frame the run saw: `toFrame`

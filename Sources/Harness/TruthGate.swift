@@ -29,6 +29,11 @@ struct DeclaredWrong: Sendable, Hashable, Decodable {
       throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
         "an expect_wrong entry names exactly one of arrow, missed, extra, total (with a reason)"))
     }
+    for (key, v) in [(CodingKeys.arrow, arrow), (.missed, missed), (.extra, extra)] {
+      if let v, v < 0 {
+        throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "expect_wrong \(key.stringValue) \(v) is negative: expected 0 or more")
+      }
+    }
     guard !reason.trimmingCharacters(in: .whitespaces).isEmpty else {
       throw DecodingError.dataCorruptedError(forKey: .reason, in: c, debugDescription: "an expect_wrong entry needs a reason")
     }
@@ -103,6 +108,11 @@ enum TruthGate {
       if let why = declaredArrows[t] { shown.append("\(profile): \(line) — declared: \(why)") } else { failures.append("\(profile): \(line)") }
     }
     for (t, why) in declaredArrows.sorted(by: { $0.key < $1.key }) where wrongArrows[t] == nil {
+      guard refs.indices.contains(t) else {
+        failures.append("\(profile): expect_wrong names arrow \(t): expected " +
+                        (refs.isEmpty ? "none, there are no arrows in the \(source)" : "an index from 0 to \(refs.count - 1) (\(refs.count) arrows in the \(source))"))
+        continue
+      }
       failures.append("\(profile): arrow \(t) is declared wrong (\(why)) but now scores as the \(source): an unexpected pass")
     }
     func count(_ what: String, _ actual: Int, _ want: Int?, _ why: String?) {

@@ -25,6 +25,12 @@ extension RoundStore {
     }
   }
 
+  /// Arrows per end of round `round`, or nil when there is no such round: the
+  /// most arrow numbers an end of it may hold and still resume.
+  public func arrowsPerEnd(round: Int64) throws(PersistenceError) -> Int? {
+    try read { db in try Int.fetchOne(db, sql: "SELECT arrows_per_end FROM rounds WHERE id = ?", arguments: [round]) }
+  }
+
   /// The settings row and schema version.
   func settings() throws(PersistenceError) -> CameraSettings {
     try read { db in

@@ -171,13 +171,18 @@ public enum ArcheryPipeline {
         let round = try p.round.map {
           try store.ensureRound(id: $0, name: "bullseye", face: r.face.id, arrowsPerEnd: r.expectedArrows, ends: max(p.end, 1), createdAt: r.timestamp)
         } ?? store.createRound(name: "bullseye", face: r.face.id, arrowsPerEnd: r.expectedArrows, ends: max(p.end, 1), createdAt: r.timestamp)
+        // An end holding more arrow numbers than its round's arrows per end could not be resumed.
+        let count = min(confirmed.count, p.limit ?? Int.max)
+        if let perEnd = try store.arrowsPerEnd(round: round), count > perEnd {
+          throw PipelineError("end \(p.end) has \(count) confirmed arrows, more than round \(round)'s \(perEnd) per end: expected at most \(perEnd) (remove arrows with a gesture script, or give the round more arrows per end)")
+        }
         for (i, a) in confirmed.enumerated() where i < (p.limit ?? Int.max) {
           let keep = p.coordinates == .keepCoordinates
           try store.saveArrowScore(round: round, end: p.end, arrow: i + 1, score: a.score, isX: a.isX,
                                    x: keep ? a.x : nil, y: keep ? a.y : nil)
         }
         persisted = (round, p.end, min(confirmed.count, p.limit ?? Int.max))
-      } catch { throw PipelineError("persisting to '\(p.path)' failed: \(error)") }
+      } catch { throw PipelineError("persisting to '\(p.displayName ?? p.path)' failed: \(error)") }
       stages.mark("persist")
     }
     return RunResult(request: r, candidates: candidates.count, aboveThreshold: det.aboveThreshold, suppressed: det.suppressed,

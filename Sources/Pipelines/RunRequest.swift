@@ -42,6 +42,8 @@ public struct PersistRequest: Sendable {
   var upsert: UpsertSemantics
   /// A simulated crash: only the first `limit` arrows are saved.
   var limit: Int?
+  /// How errors name the database (the user's path when `path` is a staged copy of it).
+  public var displayName: String?
   public init(path: String, round: Int64?, end: Int, coordinates: CoordinatePolicy = .keepCoordinates,
               upsert: UpsertSemantics = .update, limit: Int? = nil) {
     self.path = path; self.round = round; self.end = end; self.coordinates = coordinates; self.upsert = upsert; self.limit = limit

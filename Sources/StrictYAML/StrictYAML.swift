@@ -49,7 +49,11 @@ package enum StrictYAML {
     do {
       return try YAMLDecoder().decode(T.self, from: document.root, userInfo: [.extraTopLevelKeys: extraKeys])
     } catch let e as DecodingError {
-      let (codingPath, message) = describe(e)
+      var (codingPath, message) = describe(e)
+      switch e {
+      case .typeMismatch, .valueNotFound: message = describeFound(codingPath, in: document.root, message)
+      default: break
+      }
       let mark = locate(codingPath, in: document.root)
       throw YAMLLocatedError(location: "\(document.path):\(mark.line):\(mark.column)", message: message)
     } catch {
@@ -61,9 +65,9 @@ package enum StrictYAML {
   static func describe(_ e: DecodingError) -> ([CodingKey], String) {
     switch e {
     case .typeMismatch(let t, let c):
-      return (c.codingPath, "'\(dotted(c.codingPath))' has the wrong type: expected \(t)")
+      return (c.codingPath, "'\(dotted(c.codingPath))' has the wrong type: expected \(expected(t))")
     case .valueNotFound(let t, let c):
-      return (c.codingPath, "'\(dotted(c.codingPath))' is empty: expected \(t)")
+      return (c.codingPath, "'\(dotted(c.codingPath))' is empty: expected \(expected(t))")
     case .keyNotFound(let k, let c):
       return (c.codingPath, "missing key '\(dotted(c.codingPath + [k]))'")
     case .dataCorrupted(let c):
@@ -76,6 +80,56 @@ package enum StrictYAML {
     @unknown default:
       return ([], "\(e)")
     }
+  }
+
+  /// A Swift type as a scenario author would name it: "a whole number", not `UInt64`.
+  static func expected(_ t: Any.Type) -> String {
+    switch t {
+    case is UInt64.Type, is UInt32.Type, is UInt.Type: return "a whole number, 0 or more"
+    case is Int.Type, is Int64.Type, is Int32.Type: return "a whole number"
+    case is Double.Type, is Float.Type: return "a number"
+    case is Bool.Type: return "true or false"
+    case is String.Type: return "text"
+    case is Node.Scalar.Type: return "a single value"
+    case is Node.Sequence.Type: return "a list"
+    case is Node.Mapping.Type: return "a mapping of keys to values"
+    default:
+      let name = "\(t)"
+      if name.hasPrefix("Array<") { return "a list" }
+      if name.hasPrefix("Dictionary<") { return "a mapping of keys to values" }
+      return name
+    }
+  }
+
+  /// Adds what the file holds at `path` to a wrong-type message: "found 'abc'" or "found a list".
+  static func describeFound(_ path: [CodingKey], in root: Node, _ message: String) -> String {
+    guard let node = node(at: path, in: root) else { return message }
+    let found: String
+    switch node {
+    case .scalar(let s):
+      let text = s.string.count > 40 ? String(s.string.prefix(40)) + "…" : s.string
+      found = text.isEmpty ? "nothing" : "'\(text)'"
+    case .sequence: found = "a list"
+    case .mapping: found = "a mapping"
+    case .alias: found = "an alias"
+    }
+    guard let colon = message.range(of: ": expected ") else { return message }
+    return message[..<colon.lowerBound] + ", found \(found)" + message[colon.lowerBound...]
+  }
+
+  /// The node a full coding path names, or nil where the path leaves the tree.
+  static func node(at path: [CodingKey], in root: Node) -> Node? {
+    var node = root
+    for key in path {
+      if let i = key.intValue, let seq = node.sequence, i < seq.count {
+        node = seq[i]
+      } else if let map = node.mapping, let pair = map.first(where: { $0.key.string == key.stringValue }) {
+        node = pair.value
+      } else {
+        return nil
+      }
+    }
+    return node
   }
 
   /// `a.b[0].c`.

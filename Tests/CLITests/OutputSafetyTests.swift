@@ -105,4 +105,26 @@ struct OutputSafetyTests {
     let stages = (o?["pipeline_stages_ms"] as? [String: Any]).map { Set($0.keys) }
     #expect(stages?.isSuperset(of: ["detect", "refine", "locate"]) == true, "\(r.stdout)")
   }
+
+  /// Without `--out` the result is standard output's, and the overlay alone is a file.
+  @Test func withoutOutTheResultGoesToStandardOutput() throws {
+    let dir = try CLIRunner.scratch("stdout")
+    let r = try CLIRunner.run(["run", "archery", "--image", Self.photo, "--overlay", "o.png"], cwd: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    let o = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+    #expect(o?["image"] != nil, "\(r.stdout.prefix(200))")
+    #expect(try fm.contentsOfDirectory(atPath: dir) == ["o.png"])
+  }
+
+  /// An end with more confirmed arrows than its round's arrows per end could never
+  /// be resumed: refused, and the database stays as it was (here: not made).
+  @Test func anEndLargerThanItsRoundIsRefused() throws {
+    let dir = try CLIRunner.scratch("end-size")
+    let synth = try CLIRunner.run(["synth", "--seed", "7", "--arrows", "7", "--out", "p.png"], cwd: dir)
+    #expect(synth.status == 0, "\(synth.stderr)")
+    let r = try CLIRunner.run(["run", "archery", "--image", "p.png", "--expected-arrows", "2", "--db", "d.sqlite", "--out", "r.json"], cwd: dir)
+    #expect(Self.refused(r, saying: "more than round 1's 2 per end"), "\(r.stderr)")
+    #expect(r.stderr.contains("'d.sqlite'"), "the user's database is named, not its staged copy: \(r.stderr)")
+    #expect(try fm.contentsOfDirectory(atPath: dir) == ["p.png"])
+  }
 }

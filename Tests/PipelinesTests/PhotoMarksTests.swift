@@ -51,12 +51,26 @@ struct PhotoMarksTests {
     } throws: { "\($0)".contains("mark 1 at (5000.0, 657.0) lies outside the") }
   }
 
+  /// An X mark on a face whose X scores otherwise, and an index past the marks, name what was expected.
+  @Test func marksAndDeclarationsAreCheckedAgainstTheFace() throws {
+    #expect {
+      _ = try Self.run { $0.replacingOccurrences(of: "{x: 866, y: 662, score: 10, is_x: true}", with: "{x: 866, y: 662, score: 9, is_x: true}") }
+    } throws: { "\($0)".contains("mark 0 has is_x: true with score 9: an X on face wa_vegas_3_spot scores 10") }
+    let out = try Self.run { $0.replacingOccurrences(of: "{arrow: 1,", with: "{arrow: 7,") }
+    #expect(out.truthFailures.contains("ios: expect_wrong names arrow 7: expected an index from 0 to 2 (3 arrows in the marks)"), "\(out.truthFailures)")
+  }
+
   @Test(arguments: [
     ("marks: {arrows: []}", "marks need image: FILE"),
     ("image: photos/vegas-jpeg.jpg\nphoto: {format: png}", "photo cannot go with image"),
     ("image: photos/vegas-jpeg.jpg\ndetector: {source: truth}", "detector source 'truth' needs a rendered scene"),
     ("image: photos/vegas-jpeg.jpg\nmarks: {arrows: [{x: 1, y: 2, score: 30}]}", "mark score 30 is out of range: expected 0...20"),
     ("image: photos/vegas-jpeg.jpg\nmarks: {tolerance_px: 0}", "marks tolerance_px 0.0 is out of range"),
+    ("image: photos/vegas-jpeg.jpg\nmarks: {arrows: [{x: 1, y: 2, score: 11}]}",
+     "mark 0 has score 11, which face 10_zone does not give: expected one of 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0"),
+    ("image: photos/vegas-jpeg.jpg\nexpect_wrong: {ios: [{arrow: -1, reason: r}]}\nprofile: ios", "expect_wrong arrow -1 is negative"),
+    ("seed: abc", "'seed' has the wrong type, found 'abc': expected a whole number, 0 or more"),
+    ("expected_arrows: [1]", "'expected_arrows' has the wrong type, found a list: expected a single value"),
   ])
   func badPhotoScenariosAreRefusedNamingTheValue(keys: String, message: String) {
     #expect {
