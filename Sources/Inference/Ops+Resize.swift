@@ -101,13 +101,39 @@ extension Operators {
       }
       let lastMap = maps.last ?? [0]
       let inner = out.last ?? 1
+      // An integer upscale of the last axis (each source element `repeat` times
+      // in order, as asymmetric/floor gives for scale 2 or 8) is written element
+      // by element without the index map; an output row whose source row is the
+      // previous output row's is a copy of it. Both are copies of the same
+      // floats, so the bits are the gather's.
+      let lastLen = x.shape.last ?? 1
+      let repeatLast = lastLen > 0 && inner % lastLen == 0 && inner > 0 &&
+        lastMap.enumerated().allSatisfy { $0.element == $0.offset / (inner / lastLen) } ? inner / lastLen : 0
       return .kernel([OutSpec(shape: out)]) { b in
         let src = b.input(0), dst = b.outs[0]
         return { e in
           parallelFor(rows, threads: e.threads) { lo, hi in
-            for r in lo..<hi {
-              let s = src + bases[r], o = dst + r * inner
-              for i in 0..<inner { o[i] = s[lastMap[i]] }
+            lastMap.withUnsafeBufferPointer { map in
+              bases.withUnsafeBufferPointer { base in
+                for r in lo..<hi {
+                  let o = dst + r * inner
+                  if r > lo, base[r] == base[r - 1] {
+                    o.update(from: o - inner, count: inner)
+                    continue
+                  }
+                  let s = src + base[r]
+                  if repeatLast > 0 {
+                    var at = o
+                    for j in 0..<lastLen {
+                      let v = s[j]
+                      for k in 0..<repeatLast { at[k] = v }
+                      at += repeatLast
+                    }
+                  } else {
+                    for i in 0..<inner { o[i] = s[map[i]] }
+                  }
+                }
+              }
             }
           }
         }
