@@ -28,6 +28,18 @@
 // Below this many multiply-adds per float of the padded copy, border tiles
 // get patches instead (bk_conv_outvec_workspace).
 #define OV_COPY_MACS 100
+// Output staging. An NCHW output whose channel planes lie a multiple of
+// 4 KiB apart (160x160 floats) puts one pixel's channels in one L1 set, more
+// lines than its ways; a tile's masked stores of 13-14 pixels a channel row
+// then fill a line in four or five visits, each re-fetching it. Tiles write
+// into a small buffer instead, whose rows are OV_STAGE_LD apart, and a run of
+// up to OV_STAGE_PX outputs goes to each channel row whole. The same floats
+// land in the same places, so the bits do not change.
+#define OV_STAGE_PX 128
+#define OV_STAGE_LD (OV_STAGE_PX + 16)
+#define OV_STAGE_M 64
+// More channels than this in one L1 set and the output is staged.
+#define OV_STAGE_SET_LINES 8
 
 int bk_outvec_unpadded(const BKConvGeom *g) {
   return g->ph == 0 && g->pw == 0 && (g->OH - 1) * g->sh + (g->KH - 1) * g->dh < g->H &&
@@ -123,6 +135,23 @@ fill_patch(float *patch, const float *x, const BKConvGeom *g, ptrdiff_t ih0, ptr
   pg->ph = pg->pw = 0;
 }
 
+/// Whether M channel rows ldc floats apart share L1 sets beyond their ways
+/// (the channels a 4 KiB page offset holds: M times the planes' common 4 KiB fraction).
+static int outvec_stages(ptrdiff_t M, ptrdiff_t ldc) {
+  ptrdiff_t a = (ldc * 4) % 4096, b = 4096;
+  while (a) {
+    const ptrdiff_t t = b % a;
+    b = a;
+    a = t;
+  }
+  return M <= OV_STAGE_M && M * b / 4096 > OV_STAGE_SET_LINES;
+}
+
+/// Copies staged outputs [0, n) of M channel rows to y (rows ldc apart).
+static void stage_out(float *y, ptrdiff_t ldc, const float *st, ptrdiff_t M, ptrdiff_t n) {
+  for (ptrdiff_t m = 0; m < M; m++) memcpy(y + m * ldc, st + m * OV_STAGE_LD, (size_t)n * sizeof(float));
+}
+
 void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, const float *x,
                      const BKConvGeom *g, float *y, const float *bias, const BKEpilogue *ep,
                      ptrdiff_t maxnp, ptrdiff_t group, OVTileFn tile, OVTileAcrossFn across) {
@@ -152,7 +181,10 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
                    bk_outvec_unpadded(g);
   // A pixel of the next row reads this much further than the row's next would.
   const ptrdiff_t jump = g->sh * g->W - g->OW * g->sw;
+  const int stage = !groups_outer && outvec_stages(M, ldc);
+  _Alignas(64) float staged[stage ? OV_STAGE_M * OV_STAGE_LD : 1];
   for (ptrdiff_t m0 = 0; m0 < M; m0 += group) {
+    ptrdiff_t s0 = n0;  // the first output the staging buffer holds
     for (ptrdiff_t n = n0; n < n1;) {
       const ptrdiff_t oh = n / g->OW, ow = n % g->OW;
       ptrdiff_t np = g->OW - ow;
@@ -185,12 +217,19 @@ void bk_outvec_drive(ptrdiff_t M, ptrdiff_t n0, ptrdiff_t n1, const float *Ap, c
       const ptrdiff_t m1 = groups_outer && m0 + group < M ? m0 + group : M;
       // The channel rows this pass writes, a few tiles ahead.
       if (prefetch_y && n + OV_PF_Y < n1) bk_prefetch_out(y + m0 * ldc, ldc, m1 - m0, n + OV_PF_Y, 1);
+      // Staged: channel m's outputs from s0 on are row m of the buffer.
+      float *yt = stage ? staged + (n - s0) : y + n;
+      const ptrdiff_t lt = stage ? OV_STAGE_LD : ldc;
       for (ptrdiff_t m = m0; m < m1; m += group)
         if (split < np)
-          across(np, split, tg, Ap + m * K, to, xb, jump, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);
+          across(np, split, tg, Ap + m * K, to, xb, jump, yt + m * lt, lt, bias ? bias + m : NULL, ep);
         else
-          tile(M, m, np, tg, Ap + m * K, K, to, xb, y + m * ldc + n, ldc, bias ? bias + m : NULL, ep);
+          tile(M, m, np, tg, Ap + m * K, K, to, xb, yt + m * lt, lt, bias ? bias + m : NULL, ep);
       n += np;
+      if (stage && (n >= n1 || n - s0 + maxnp > OV_STAGE_PX)) {
+        stage_out(y + s0, ldc, staged, M, n - s0);
+        s0 = n;
+      }
     }
     if (!groups_outer) break;
   }

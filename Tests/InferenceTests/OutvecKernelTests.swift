@@ -29,7 +29,16 @@ struct OutvecKernelTests {
     Case(c: 3, h: 4, w: 4, m: 16, k: 1, s: 2, p: 0), Case(c: 2, h: 6, w: 9, m: 32, k: 3, s: 1, p: 3),
     Case(c: 16, h: 30, w: 37, m: 32, k: 3, s: 2, p: 1), Case(c: 3, h: 28, w: 28, m: 64, k: 3, s: 1, p: 1),
     Case(c: 4, h: 12, w: 31, m: 16, k: 3, s: 2, p: 5, d: 5), Case(c: 5, h: 9, w: 27, m: 32, k: 3, s: 1, p: 1),
-  ] + blocked
+  ] + staged + blocked
+
+  /// Outputs whose channel planes are 4 KiB apart, or 2 KiB with 48 channels,
+  /// go through the staging buffer (conv_outvec_drive.c): runs cut where the
+  /// buffer fills (rows of 256), at stride 2 with border patches, and an odd
+  /// group of 16.
+  static let staged: [Case] = [
+    Case(c: 4, h: 32, w: 32, m: 32, k: 3, s: 1, p: 1), Case(c: 16, h: 64, w: 64, m: 32, k: 3, s: 2, p: 1),
+    Case(c: 3, h: 64, w: 8, m: 48, k: 3, s: 1, p: 1), Case(c: 2, h: 4, w: 256, m: 32, k: 3, s: 1, p: 1),
+  ]
 
   /// Layers AVX-512 walks channel-blocked (bk_conv_outvec_blocks): a short
   /// last block (40 = 16 + 16 + 8), rows longer than a segment (150), rows
