@@ -68,6 +68,7 @@ struct ModelRun: ParsableCommand {
 
   func run() throws {
     try OutputPaths.checkWritable(output, flag: "--output")
+    try OutputPaths.checkDistinct(inputs: [("the model", model), ("--input", input), ("--image", image)], outputs: [("--output", output)])
     let m = try inferenceCall(file: model) { try InferenceModel(contentsOf: model) }
     guard let inPort = m.inputs.first, let outPort = m.outputs.first else { throw CLIError(message: "model '\(model)' has no inputs or outputs") }
     let tensor: Tensor

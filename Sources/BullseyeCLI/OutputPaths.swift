@@ -40,7 +40,11 @@ enum OutputPaths {
   static func identity(_ path: String) -> String? {
     if path == AtomicFile.standardOutput { return nil }
     var info = stat()
-    if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR { return nil }
+    if stat(path, &info) == 0 {
+      if (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR { return nil }
+      // An existing file is itself by device and inode, so a hard link to an input is caught too.
+      return "inode \(info.st_dev):\(info.st_ino)"
+    }
     let url = URL(fileURLWithPath: path).standardizedFileURL
     // The directory resolved (it exists: checkWritable ran), the name kept, so a file still to be made compares too.
     return url.deletingLastPathComponent().resolvingSymlinksInPath().appendingPathComponent(url.lastPathComponent)

@@ -31,6 +31,12 @@ func loadDetector(_ path: String, flag: String) throws -> InferenceModel {
   if let shape = input.shape, shape.count != 4 || shape[1] != .value(3) {
     throw CLIError(message: "\(flag) '\(path)' takes input \(shape): expected an image [1, 3, H, W]")
   }
+  if let shape = input.shape, shape.count == 4, shape.dropFirst(2).contains(where: { ($0.fixed ?? 1) < 1 }) {
+    throw CLIError(message: "\(flag) '\(path)' takes input \(shape): expected an image [1, 3, H, W] with sides of 1 or more")
+  }
+  if let shape = output.shape, shape.count == 3, (shape[2].fixed ?? 1) < 1 {
+    throw CLIError(message: "\(flag) '\(path)' gives output \(shape): expected an arrow detector's [1, 6, anchors] with at least one anchor")
+  }
   // Both layouts the apps use have six rows: box, arrow and target scores
   // (Ultralytics, two classes) or box, confidence and class id (seed 001).
   if let shape = output.shape, shape.count != 3 || (shape[1] != .value(6) && shape[1].fixed != nil) {

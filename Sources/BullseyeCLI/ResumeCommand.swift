@@ -19,7 +19,7 @@ struct ResumeCommand: ParsableCommand {
     guard FileManager.default.fileExists(atPath: db) else { throw CLIError(message: "--db '\(db)' does not exist: expected a round database") }
     let s = semantics, r = rule
     do {
-      let store = try RoundStore(path: db)
+      let store = try RoundStore(path: db, existing: true)
       let state = try ResumeStage.resume(store, round: round, semantics: s, rule: r)
       if json {
         print(try state.json.canonicalText(), terminator: "")

@@ -148,6 +148,11 @@ struct RunArcheryCommand: ParsableCommand {
     }
     do {
       let result = try ArcheryPipeline.run(req)
+      // A detector that ran and failed (non-finite outputs, a tensor it cannot decode)
+      // is the run failing, not a finding about the picture: nothing is written.
+      if let e = result.error, !result.noTarget {
+        throw CLIError(message: "the detector \(model.map { "--model '\($0)'" } ?? "Models/arrow-detector.onnx") failed: \(e)")
+      }
       // No face in the picture is an answer (target null, no arrows), said on stderr, not a failure.
       if result.target == nil, let e = result.error {
         FileHandle.standardError.write(Data("warning: \(e); the result has target null and no arrows\n".utf8))
@@ -185,7 +190,9 @@ struct RunArcheryCommand: ParsableCommand {
       // Opening and closing the store checkpoints its WAL into the main file.
       _ = try RoundStore(path: db)
       try fm.copyItem(atPath: db, toPath: copy)
-    } catch { throw CLIError(message: "--db '\(db)' cannot be read as a round database: \(error)") }
+    } catch let e as PersistenceError { throw CLIError(message: "--db \(e)") } catch {
+      throw CLIError(message: "--db '\(db)' cannot be read as a round database: \(error)")
+    }
     return copy
   }
 

@@ -68,6 +68,8 @@ struct SynthCommand: ParsableCommand {
     for (flag, path) in [("--out", out), ("--truth", truth), ("--overlay", overlay)] {
       if let path { try OutputPaths.checkWritable(path, flag: flag) }
     }
+    try OutputPaths.checkDistinct(inputs: [("--scenario", scenario)],
+                                  outputs: [("--out", out), ("--truth", truth), ("--overlay", overlay)])
     if kind == .setcards { return try synthSetCards() }
     let spec: SceneSpec
     if let scenario {

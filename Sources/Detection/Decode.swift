@@ -14,6 +14,10 @@ public func decodeOutput(_ values: [Float], shape: [Int], layout: OutputLayout) 
   if layout == .seed001, rows != 6 {
     throw .badTensor("seed-001 layout needs 6 rows (box, confidence, class id): got \(rows)")
   }
+  let broken = values.lazy.filter { !$0.isFinite }.count
+  guard broken == 0 else {
+    throw .badTensor("output holds \(broken) non-finite values (NaN or infinity): expected finite box coordinates and scores")
+  }
   var out: [RawBox] = []
   out.reserveCapacity(anchors)
   for a in 0..<anchors {
@@ -23,7 +27,8 @@ public func decodeOutput(_ values: [Float], shape: [Int], layout: OutputLayout) 
     case .ultralytics:
       for c in 1..<(rows - 4) where v(4 + c) > score { best = c; score = v(4 + c) }
     case .seed001:
-      best = Int(v(5).rounded())
+      // A class id past any real one is no class (and must not trap converting).
+      best = abs(v(5)) < 1e6 ? Int(v(5).rounded()) : -1
     }
     out.append(RawBox(cx: v(0), cy: v(1), w: v(2), h: v(3), confidence: score, classID: best))
   }

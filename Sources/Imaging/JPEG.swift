@@ -5,7 +5,7 @@ import CTurboJPEG
 /// ends early, a corrupt scan) are failures too: a half-decoded photo must not
 /// be scored.
 public enum JPEG {
-  /// Decodes `bytes` (baseline or progressive, any subsampling, gray or colour)
+  /// Decodes `bytes` (baseline or progressive, any subsampling, gray, colour or CMYK)
   /// to opaque RGBA; the header is checked against `limits` before pixels are allocated.
   public static func decode(_ bytes: [UInt8], limits: ImageLimits = .default) throws(ImageError) -> RGBA8Image {
     let decoder = try Decompressor()
@@ -18,6 +18,9 @@ public enum JPEG {
     guard width > 0, height > 0 else { throw .jpegTruncated(detail: "no frame header (SOF) before the data ends: found \(bytes.count) bytes") }
     try limits.validate(width: Int(width), height: Int(height))
     let w = Int(width), h = Int(height)
+    if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) {
+      return try decodeCMYK(bytes, decoder, width: width, height: height)
+    }
     var status: Int32 = 0
     let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, count in
       status = bytes.withUnsafeBufferPointer { b in
@@ -29,6 +32,48 @@ public enum JPEG {
     }
     guard status == 0 else { throw decoder.error(header: false) }
     return RGBA8Image(unchecked: w, height: h, pixels: pixels)
+  }
+
+  /// A CMYK (or YCCK) JPEG, as print workflows save them: decoded to its
+  /// four inks, then to RGB. Files with Adobe's APP14 marker (Photoshop's,
+  /// PIL's) store the inks inverted, so a channel is ink × black / 255; others
+  /// store them plain, (255 − ink)(255 − black) / 255. No colour profile is applied.
+  static func decodeCMYK(_ bytes: [UInt8], _ decoder: Decompressor, width: Int32, height: Int32) throws(ImageError) -> RGBA8Image {
+    let w = Int(width), h = Int(height)
+    var status: Int32 = 0
+    var inks = [UInt8](unsafeUninitializedCapacity: w * h * 4) { out, count in
+      status = bytes.withUnsafeBufferPointer { b in
+        tjDecompress2(decoder.handle, b.baseAddress, UInt(b.count), out.baseAddress, width, 0, height,
+                      Int32(TJPF_CMYK.rawValue), TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
+      }
+      if status != 0 { out.initialize(repeating: 0) }
+      count = out.count
+    }
+    guard status == 0 else { throw decoder.error(header: false) }
+    let inverted = hasAdobeMarker(bytes)
+    inks.withUnsafeMutableBufferPointer { p in
+      for i in stride(from: 0, to: p.count, by: 4) {
+        let k = inverted ? Int(p[i + 3]) : 255 - Int(p[i + 3])
+        for c in 0..<3 {
+          let ink = inverted ? Int(p[i + c]) : 255 - Int(p[i + c])
+          p[i + c] = UInt8((ink * k + 127) / 255)
+        }
+        p[i + 3] = 255
+      }
+    }
+    return RGBA8Image(unchecked: w, height: h, pixels: inks)
+  }
+
+  /// Whether an APP14 "Adobe" segment comes before the scan.
+  static func hasAdobeMarker(_ b: [UInt8]) -> Bool {
+    var i = 2
+    while i + 4 <= b.count, b[i] == 0xFF {
+      let marker = b[i + 1], length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+      if marker == 0xDA || length < 2 { return false }
+      if marker == 0xEE, i + 9 <= b.count, Array(b[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { return true }
+      i += 2 + length
+    }
+    return false
   }
 
   /// One `tjhandle`, destroyed with the value.

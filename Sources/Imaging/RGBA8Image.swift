@@ -1,7 +1,7 @@
 /// Size limits for images; checked before any pixel memory is allocated.
 public struct ImageLimits: Sendable, Hashable {
   /// Largest allowed width or height.
-  var maxSide: Int
+  public var maxSide: Int
   /// Largest allowed `width * height`.
   var maxPixels: Int
 

@@ -33,6 +33,13 @@ package enum ArcheryOverlay {
     let base = panels + 40 + 150 + table.extraHeight
     let legendHeight = Legend.height(entries: Legend.archery, facts: facts, width: Double(width) - 20)
     let height = Int(base + legendHeight + 10)
+    // Every detection gets a label and every confirmed arrow a table row, so a
+    // detector firing everywhere asks for a picture no reader could open.
+    if height > ImageLimits.default.maxSide || width > ImageLimits.default.maxSide {
+      throw CanvasError.parameterOutOfRange(
+        name: "overlay size", value: "\(width)x\(height) px for \(r.detections.count) detections and \(r.confirmed?.count ?? 0) confirmed arrows",
+        expected: "sides of at most \(ImageLimits.default.maxSide) (the overlay labels every detection; a detector that fires everywhere cannot be drawn)")
+    }
     let surface = try Surface(width: width, height: height)
     let ctx = try Context(surface)
     ctx.setSource(Color(hex: 0x1C1C1E)); ctx.paint()

@@ -39,6 +39,7 @@ public enum ResumeStage {
     let face: Face
     do { face = try FaceCatalog.face(named: snap.face) } catch { throw PersistenceError("round \(round) has face '\(snap.face)': \(error)") }
     try checkWritable(snap)
+    try checkScores(snap, face: face)
     let firstIncomplete = snap.ends.first { !$0.isCompleted }
     let firstWithArrows = snap.ends.first { !$0.isCompleted && !$0.arrows.isEmpty }
     let nextEnd = (snap.ends.filter(\.isCompleted).map(\.number).max() ?? 0) + 1
@@ -71,6 +72,18 @@ public enum ResumeStage {
     }
     return ResumeState(round: round, semantics: semantics, currentEnd: currentEnd, currentArrowNumber: arrows.count + 1,
                        arrows: arrows, rescoreChanges: changes, rescored: checked, finished: snap.status == "COMPLETED")
+  }
+
+  /// Refuses a stored score the round's face cannot give (999 on a ten-zone face),
+  /// or an X on a score that is not the face's X.
+  static func checkScores(_ snap: RoundSnapshot, face: Face) throws(PersistenceError) {
+    let scores = Set(face.zones.map(\.score)).union([0]), xScores = Set(face.zones.filter(\.isX).map(\.score))
+    for end in snap.ends {
+      for a in end.arrows where !scores.contains(a.score) || (a.isX && !xScores.contains(a.score)) {
+        let listed = scores.sorted(by: >).map(String.init).joined(separator: ", ")
+        throw PersistenceError("arrow_scores row \(a.rowID) (end \(end.number)) has score \(a.score)\(a.isX ? " with is_x" : ""): expected one of \(listed) on face \(face.id)\(xScores.isEmpty ? "" : ", X only on \(xScores.sorted().map(String.init).joined(separator: ", "))")")
+      }
+    }
   }
 
   /// Refuses a database the app could not have written (an arrow number past

@@ -2,24 +2,35 @@ import GRDB
 
 extension RoundStore {
   /// The round with every end and arrow, ends and arrows in number order.
+  /// A value of the wrong kind (text where a number belongs, a coordinate past
+  /// Float's range, a round with no arrows per end) is an error naming its
+  /// table, row and column, never a trap.
   func snapshot(round: Int64) throws(PersistenceError) -> RoundSnapshot {
     try read { db in
       guard let r = try Row.fetchOne(db, sql: "SELECT * FROM rounds WHERE id = ?", arguments: [round]) else {
         throw PersistenceError("round \(round) does not exist in '\(path)'")
       }
+      let rc = Cells(row: r, table: "rounds", id: round)
+      let arrowsPerEnd: Int = try rc.value("arrows_per_end"), endCount: Int = try rc.value("end_count")
+      guard arrowsPerEnd >= 1 else { throw rc.wrong("arrows_per_end", "expected 1 or more") }
+      guard endCount >= 0 else { throw rc.wrong("end_count", "expected 0 or more") }
       let ends = try Row.fetchAll(db, sql: "SELECT * FROM end_scores WHERE round_id = ? ORDER BY end_number", arguments: [round])
       return RoundSnapshot(
-        id: r["id"], name: r["name"], face: r["face"], arrowsPerEnd: r["arrows_per_end"], endCount: r["end_count"],
-        status: r["status"],
+        id: round, name: try rc.value("name"), face: try rc.value("face"), arrowsPerEnd: arrowsPerEnd, endCount: endCount,
+        status: try rc.value("status"),
         ends: try ends.map { e in
-          let endNumber: Int = e["end_number"]
-          let arrows = try Row.fetchAll(db, sql: "SELECT * FROM arrow_scores WHERE end_score_id = ? ORDER BY arrow_number", arguments: [e["id"] as Int64])
+          let ec = Cells(row: e, table: "end_scores", id: e["id"] as Int64?)
+          let endNumber: Int = try ec.value("end_number"), endID: Int64 = try ec.value("id")
+          let arrows = try Row.fetchAll(db, sql: "SELECT * FROM arrow_scores WHERE end_score_id = ? ORDER BY arrow_number", arguments: [endID])
           return RoundSnapshot.End(
-            number: endNumber, total: e["total_score"], xCount: e["x_count"], isCompleted: e["is_completed"],
-            arrows: arrows.map { a in
-              StoredArrow(rowID: a["id"], endNumber: endNumber, arrowNumber: a["arrow_number"], score: a["score_value"],
-                          isX: a["is_x"], x: (a["x_coordinate"] as Double?).map(Float.init),
-                          y: (a["y_coordinate"] as Double?).map(Float.init), inputMethod: a["input_method"])
+            number: endNumber, total: try ec.value("total_score"), xCount: try ec.value("x_count"),
+            isCompleted: try ec.value("is_completed"),
+            arrows: try arrows.map { a in
+              let ac = Cells(row: a, table: "arrow_scores", id: a["id"] as Int64?)
+              return StoredArrow(rowID: try ac.value("id"), endNumber: endNumber, arrowNumber: try ac.value("arrow_number"),
+                                 score: try ac.value("score_value"), isX: try ac.value("is_x"),
+                                 x: try ac.coordinate("x_coordinate"), y: try ac.coordinate("y_coordinate"),
+                                 inputMethod: try ac.value("input_method"))
             })
         })
     }
@@ -29,6 +40,11 @@ extension RoundStore {
   /// most arrow numbers an end of it may hold and still resume.
   public func arrowsPerEnd(round: Int64) throws(PersistenceError) -> Int? {
     try read { db in try Int.fetchOne(db, sql: "SELECT arrows_per_end FROM rounds WHERE id = ?", arguments: [round]) }
+  }
+
+  /// The face round `round` is scored on, or nil when there is no such round.
+  public func face(round: Int64) throws(PersistenceError) -> String? {
+    try read { db in try String.fetchOne(db, sql: "SELECT face FROM rounds WHERE id = ?", arguments: [round]) }
   }
 
   /// The settings row and schema version.
@@ -70,6 +86,47 @@ extension RoundStore {
     case .double(let d): return d.description
     case .string(let s): return "'\(s)'"
     case .blob(let b): return "blob(\(b.count))"
+    }
+  }
+}
+
+/// One row's cells read with their kind checked: GRDB's subscripts trap on a
+/// value they cannot convert, and a database is input a user may hand over.
+struct Cells {
+  let row: Row, table: String, id: Int64?
+
+  /// The error for `column`'s value: "arrow_scores row 3, x_coordinate 'abc': expected a number".
+  func wrong(_ column: String, _ expected: String) -> PersistenceError {
+    let v: DatabaseValue = row[column] ?? .null
+    return PersistenceError("\(table) row \(id.map(String.init) ?? "?"), \(column) \(RoundStore.text(v)): \(expected)")
+  }
+
+  /// The cell as T, or an error naming it (a NULL where a value belongs too).
+  func value<T: DatabaseValueConvertible>(_ column: String) throws -> T {
+    guard row.hasColumn(column) else { throw PersistenceError("\(table) has no column \(column): expected the app's schema") }
+    let v: DatabaseValue = row[column]
+    guard let t = T.fromDatabaseValue(v) else { throw wrong(column, "expected \(Self.kind(T.self))") }
+    return t
+  }
+
+  /// A stored coordinate: NULL (dropped), or a finite number within Float's range.
+  func coordinate(_ column: String) throws -> Float? {
+    guard row.hasColumn(column) else { throw PersistenceError("\(table) has no column \(column): expected the app's schema") }
+    let v: DatabaseValue = row[column]
+    if v.isNull { return nil }
+    guard let d = Double.fromDatabaseValue(v), d.isFinite, abs(d) <= Double(Float.greatestFiniteMagnitude) else {
+      throw wrong(column, "expected a finite number within Float's range, or NULL")
+    }
+    return Float(d)
+  }
+
+  static func kind(_ t: Any.Type) -> String {
+    switch t {
+    case is Int.Type, is Int64.Type: return "a whole number"
+    case is Double.Type, is Float.Type: return "a number"
+    case is Bool.Type: return "0 or 1"
+    case is String.Type: return "text"
+    default: return "\(t)"
     }
   }
 }

@@ -8,21 +8,60 @@ public final class RoundStore: Sendable {
 
   /// Opens (or creates) the database and migrates it to 37, or only to the
   /// 36 baseline when `baselineOnly` (to test the 36 → 37 migration).
-  public init(path: String, upsert: UpsertSemantics = .update, baselineOnly: Bool = false) throws(PersistenceError) {
+  /// A database holding other tables is refused before anything is written to
+  /// it; with `existing`, so is one holding no tables (nothing to resume).
+  public init(path: String, upsert: UpsertSemantics = .update, baselineOnly: Bool = false,
+              existing: Bool = false) throws(PersistenceError) {
     self.path = path
     self.upsert = upsert
     do {
       var config = Configuration()
       config.foreignKeysEnabled = true
       db = try DatabaseQueue(path: path, configuration: config)
+      try Self.checkOwn(db, path: path, existing: existing)
       try db.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
       if baselineOnly {
         try Schema.migrator.migrate(db, upTo: Schema.baseline)
       } else {
         try Schema.migrator.migrate(db)
       }
+    } catch let e as PersistenceError {
+      throw e
     } catch {
       throw PersistenceError("cannot open round database '\(path)': \(error)")
+    }
+  }
+
+  /// Checks, reading only, that an existing file at `path` is a round database
+  /// (or empty): what a command asks before it stages a copy to write into.
+  public static func checkExisting(path: String) throws(PersistenceError) {
+    do {
+      var config = Configuration()
+      config.readonly = true
+      let q = try DatabaseQueue(path: path, configuration: config)
+      try checkOwn(q, path: path, existing: false)
+    } catch let e as PersistenceError {
+      throw e
+    } catch {
+      throw PersistenceError("cannot open round database '\(path)': \(error)")
+    }
+  }
+
+  /// The tables this schema and its migrator make.
+  static let ownTables: Set<String> = ["rounds", "end_scores", "arrow_scores", "settings", "grdb_migrations", "sqlite_sequence"]
+
+  /// Refuses, without writing, a database another program made (tables this
+  /// schema does not have, or no migration record), and with `existing` an empty one.
+  static func checkOwn(_ db: DatabaseQueue, path: String, existing: Bool) throws {
+    let tables = try db.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+    if tables.isEmpty {
+      if existing { throw PersistenceError("'\(path)' holds no round database: expected one bullseye or the app saved") }
+      return
+    }
+    let foreign = tables.filter { !ownTables.contains($0) }.sorted()
+    guard foreign.isEmpty, tables.contains("grdb_migrations") else {
+      let named = foreign.isEmpty ? "tables \(tables.sorted().joined(separator: ", ")) without a migration record" : "table\(foreign.count == 1 ? "" : "s") \(foreign.joined(separator: ", "))"
+      throw PersistenceError("'\(path)' is not a round database (it holds \(named)): expected a new file or one bullseye saved")
     }
   }
 

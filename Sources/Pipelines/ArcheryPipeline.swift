@@ -171,6 +171,10 @@ public enum ArcheryPipeline {
         let round = try p.round.map {
           try store.ensureRound(id: $0, name: "bullseye", face: r.face.id, arrowsPerEnd: r.expectedArrows, ends: max(p.end, 1), createdAt: r.timestamp)
         } ?? store.createRound(name: "bullseye", face: r.face.id, arrowsPerEnd: r.expectedArrows, ends: max(p.end, 1), createdAt: r.timestamp)
+        // Scores of one face saved into a round of another would be read on the wrong face.
+        if let stored = try store.face(round: round), stored != r.face.id {
+          throw PipelineError("round \(round) is scored on face \(stored), this run on \(r.face.id): expected --face \(stored), or a new round")
+        }
         // An end holding more arrow numbers than its round's arrows per end could not be resumed.
         let count = min(confirmed.count, p.limit ?? Int.max)
         if let perEnd = try store.arrowsPerEnd(round: round), count > perEnd {

@@ -127,4 +127,48 @@ struct OutputSafetyTests {
     #expect(r.stderr.contains("'d.sqlite'"), "the user's database is named, not its staged copy: \(r.stderr)")
     #expect(try fm.contentsOfDirectory(atPath: dir) == ["p.png"])
   }
+
+  /// synth and model run refuse outputs that are their inputs, as run does; a hard
+  /// link to an input is the same file.
+  @Test func everyCommandRefusesToWriteOverItsInputs() throws {
+    let dir = try CLIRunner.scratch("same-inputs")
+    try fm.copyItem(atPath: Self.root + "/Scenarios/archery/drag-delta.yaml", toPath: dir + "/sc.yaml")
+    try fm.copyItem(atPath: Self.root + "/Models/setcards-classifier.onnx", toPath: dir + "/m.onnx")
+    try fm.copyItem(atPath: Self.photo, toPath: dir + "/in.png")
+    try fm.linkItem(atPath: dir + "/in.png", toPath: dir + "/hard.png")
+    for (args, text) in [
+      (["synth", "--scenario", "sc.yaml", "--out", "sc.yaml", "--truth", "t.json"], "the same file as --scenario"),
+      (["synth", "--seed", "1", "--out", "p.png", "--truth", "p.png"], "the same file as --out"),
+      (["model", "run", "m.onnx", "--image", "in.png", "--output", "m.onnx"], "the same file as the model"),
+      (["run", "archery", "--image", "in.png", "--overlay", "hard.png"], "the same file as --image"),
+    ] {
+      let r = try CLIRunner.run(args, cwd: dir)
+      #expect(Self.refused(r, saying: text), "\(args): \(r.stderr)")
+    }
+    #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == ["hard.png", "in.png", "m.onnx", "sc.yaml"])
+  }
+
+  /// A detector that loads but cannot serve: no anchors, sides of 0, or outputs
+  /// that are not numbers. Exit 2 naming it, nothing written.
+  @Test(arguments: [("no-anchor-detector.onnx", "with at least one anchor"), ("zero-side-detector.onnx", "with sides of 1 or more"),
+                    ("non-finite-detector.onnx", "failed: output holds 2 non-finite values")])
+  func aDetectorThatCannotServeIsRefused(name: String, text: String) throws {
+    let dir = try CLIRunner.scratch("detector-\(name)")
+    let r = try CLIRunner.run(["run", "archery", "--image", Self.photo, "--model", Self.root + "/Tests/ModelFixtures/" + name,
+                               "--out", dir + "/r.json", "--overlay", dir + "/o.png"])
+    #expect(Self.refused(r, saying: text) && r.stderr.contains(name), "\(r.stderr)")
+    #expect(try fm.contentsOfDirectory(atPath: dir).isEmpty)
+  }
+
+  /// A round scored on one face takes no end scored on another.
+  @Test func anEndOnAnotherFaceIsRefused() throws {
+    let dir = try CLIRunner.scratch("other-face")
+    let sim = try CLIRunner.run(["simulate-round", "--db", "n.sqlite", "--ends", "2", "--arrows-per-end", "6", "--face", "nfaa_5_spot"], cwd: dir)
+    #expect(sim.status == 0, "\(sim.stderr)")
+    #expect(try CLIRunner.run(["synth", "--seed", "7", "--out", "p.png"], cwd: dir).status == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: dir + "/n.sqlite"))
+    let r = try CLIRunner.run(["run", "archery", "--image", "p.png", "--db", "n.sqlite", "--round", "1", "--out", "r.json"], cwd: dir)
+    #expect(Self.refused(r, saying: "round 1 is scored on face nfaa_5_spot, this run on 10_zone"), "\(r.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/n.sqlite")) == before)
+  }
 }

@@ -7,7 +7,8 @@ import TestSupport
 /// Photos in every format, told apart by content, turned upright by their
 /// orientation. The fixtures are one 64×48 picture in four coloured
 /// quadrants (red top-left, green top-right, blue bottom-left, white
-/// bottom-right), written by Pillow and pillow-heif.
+/// bottom-right), written by Pillow and pillow-heif (quadrants-cmyk.jpg:
+/// Pillow's CMYK conversion, saved with Adobe's inverted inks).
 struct ImageFileTests {
   static func fixture(_ name: String) -> String {
     Bundle.module.url(forResource: "Fixtures/" + name, withExtension: nil)!.path
@@ -29,7 +30,7 @@ struct ImageFileTests {
   }
 
   @Test(arguments: [("quadrants.png", ImageFormat.png), ("quadrants.jpg", .jpeg), ("quadrants.heic", .heic),
-                    ("quadrants-rot.heic", .heic)])
+                    ("quadrants-rot.heic", .heic), ("quadrants-cmyk.jpg", .jpeg)])
   func everyFormatReadsUpright(name: String, format: ImageFormat) throws {
     let photo = try ImageFile.read(path: Self.fixture(name))
     #expect(photo.format == format)

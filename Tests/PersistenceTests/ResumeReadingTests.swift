@@ -55,4 +55,40 @@ struct ResumeReadingTests {
       "\(error)".contains("arrow number 7") && "\(error)".contains("row")
     }
   }
+
+  /// Values of the wrong kind are errors naming table, row and column (GRDB's
+  /// subscripts trapped on them); a score the face cannot give is refused.
+  @Test(arguments: [
+    ("UPDATE arrow_scores SET x_coordinate = 'abc'", "arrow_scores row 1, x_coordinate 'abc': expected a finite number"),
+    ("UPDATE arrow_scores SET x_coordinate = 1e308", "x_coordinate 1e+308: expected a finite number within Float's range"),
+    ("UPDATE arrow_scores SET score_value = 'ten'", "arrow_scores row 1, score_value 'ten': expected a whole number"),
+    ("UPDATE rounds SET arrows_per_end = -3", "rounds row 1, arrows_per_end -3: expected 1 or more"),
+    ("UPDATE arrow_scores SET score_value = 999", "has score 999: expected one of 10, 9, 8"),
+    ("UPDATE arrow_scores SET score_value = 9, is_x = 1", "has score 9 with is_x: expected one of"),
+  ])
+  func tamperedValuesAreErrorsNotTraps(sql: String, message: String) throws {
+    let (s, r) = try store("tampered-\(abs(sql.hashValue))")
+    try s.saveArrowScore(round: r, end: 1, arrow: 1, score: 9, isX: false, x: 0.1, y: 0.2)
+    let q = try DatabaseQueue(path: s.path)
+    try q.write { try $0.execute(sql: sql) }
+    #expect {
+      try ResumeStage.resume(s, round: r)
+    } throws: { "\($0)".contains(message) }
+  }
+
+  /// Another program's database is refused before anything is written to it;
+  /// resuming an empty file is refused too, and the file stays empty.
+  @Test func aForeignOrEmptyDatabaseIsLeftAsItWas() throws {
+    let p = NSTemporaryDirectory() + "bullseye-foreign-\(getpid()).sqlite"
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: p + suffix) }
+    try DatabaseQueue(path: p).write { try $0.execute(sql: "CREATE TABLE foo (a)") }
+    let before = try Data(contentsOf: URL(fileURLWithPath: p))
+    #expect { try RoundStore(path: p) } throws: { "\($0)".contains("is not a round database (it holds table foo)") }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: p)) == before)
+    #expect { try RoundStore.checkExisting(path: p) } throws: { "\($0)".contains("table foo") }
+    let empty = NSTemporaryDirectory() + "bullseye-empty-\(getpid()).sqlite"
+    FileManager.default.createFile(atPath: empty, contents: Data())
+    #expect { try RoundStore(path: empty, existing: true) } throws: { "\($0)".contains("holds no round database") }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty)
+  }
 }
