@@ -75,6 +75,13 @@ struct RunArcheryCommand: ParsableCommand {
     guard (0...1000).contains(expectedArrows) else { throw ValidationError("--expected-arrows \(expectedArrows) is out of range: expected 0...1000") }
     guard (1...1000).contains(end) else { throw ValidationError("--end \(end) is out of range: expected 1...1000") }
     if round != nil, db == nil { throw ValidationError("--round needs --db") }
+    // Flags that would do nothing are refused, as --round without --db is.
+    if end != 1, db == nil { throw ValidationError("--end needs --db: the end number says where the confirmed end is saved") }
+    if coordinates != nil, db == nil { throw ValidationError("--coordinates needs --db: it says what the store keeps") }
+    if refinerViews != nil, refiner == nil, !profile.profile.refine {
+      throw ValidationError("--refiner-views needs a refiner: --refiner FILE, or --profile best")
+    }
+    if detections != nil, model != nil { throw ValidationError("--detections and --model exclude each other: injected boxes replace the model") }
     if let round, !(1...Self.maxRound).contains(round) {
       throw ValidationError("--round \(round) is out of range: expected a round id 1...\(Self.maxRound)")
     }

@@ -48,6 +48,7 @@ struct SynthCommand: ParsableCommand {
       let accepted = SynthStyle.allCases.filter { $0.applies(to: kind) }.map(\.rawValue).joined(separator: ", ")
       throw ValidationError("--style \(style.rawValue) does not apply to --kind \(kind.rawValue): expected one of \(accepted)")
     }
+    if cards != nil, kind != .setcards { throw ValidationError("--cards needs --kind setcards: a target scene has arrows (--arrows)") }
     if let cards, !SceneLimits.cardCount.contains(cards) {
       throw ValidationError("--cards \(cards) is out of range: expected \(SceneLimits.cardCount.lowerBound)...\(SceneLimits.cardCount.upperBound)")
     }

@@ -17,7 +17,7 @@ struct VerifyCommand: ParsableCommand {
   @Option(help: "Report folder (default: Renders; a shard writes to Renders/shard-K-of-N so shards started at once never overwrite each other).")
   var report: String?
   @Option(help: "Golden folder.") var golden: String = "Golden"
-  @Option(name: .customLong("scenario-root"), help: "Scenario tree that file references must stay inside.") var scenarioRoot: String = "Scenarios"
+  @Option(name: .customLong("scenario-root"), help: "Scenario tree that file references must stay inside (default: Scenarios).") var scenarioRootFlag: String?
   @Flag(help: "Delete orphan goldens (only on unfiltered, unsharded runs).") var prune = false
   @Option(parsing: .unconditional, help: "Threads each scenario's models run on (default: the CPUs this process may use, shared among --jobs).")
   var threads: Int?
@@ -36,6 +36,31 @@ struct VerifyCommand: ParsableCommand {
       }
     }
   }
+
+  /// The golden folder and scenario root must be folders (the golden one may be
+  /// new), and the report may not land inside either: a report written into
+  /// Golden/ID turned that scenario's goldens stale.
+  static func checkFolders(golden: String, scenarioRoot: String, given: Bool, report: String) throws {
+    let fm = FileManager.default
+    var isDir: ObjCBool = false
+    if fm.fileExists(atPath: golden, isDirectory: &isDir), !isDir.boolValue {
+      throw CLIError(message: "--golden '\(golden)' is a file: expected a folder of goldens")
+    }
+    guard !given || fm.fileExists(atPath: scenarioRoot, isDirectory: &isDir) && isDir.boolValue else {
+      throw CLIError(message: "--scenario-root '\(scenarioRoot)' is not a folder: expected the scenario tree")
+    }
+    func resolved(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath().path }
+    let r = resolved(report)
+    for (flag, root) in [("--golden", golden), ("--scenario-root", scenarioRoot)] {
+      let g = resolved(root)
+      if r == g || r.hasPrefix(g + "/") {
+        throw CLIError(message: "--report '\(report)' lies inside \(flag) '\(root)': expected a folder outside it (a report there mixes with what verify reads)")
+      }
+    }
+  }
+
+  /// The scenario tree: the flag's, or Scenarios.
+  var scenarioRoot: String { scenarioRootFlag ?? "Scenarios" }
 
   func run() throws {
     var o = VerifyOptions()
@@ -56,6 +81,7 @@ struct VerifyCommand: ParsableCommand {
     }
     let report = report ?? o.shard.map { "Renders/shard-\($0.k)-of-\($0.n)" } ?? "Renders"
     o.reportDir = report
+    try Self.checkFolders(golden: golden, scenarioRoot: scenarioRoot, given: scenarioRootFlag != nil, report: report)
     let ci = ProcessInfo.processInfo.environment["CI"].map { !["", "0", "false"].contains($0.lowercased()) } ?? false
     o.ci = ci || ProcessInfo.processInfo.environment["TF_BUILD"] != nil
     // The run writes into a staging folder inside the report folder and moves it into place

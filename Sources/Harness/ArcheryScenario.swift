@@ -1,3 +1,4 @@
+import Foundation
 import Pipelines
 import Adjustment
 import Core
@@ -88,6 +89,26 @@ public struct ArcheryScenario: Sendable, Decodable {
     if let marks, let face = try? scene.faceAndDiameter().face, let problem = marks.problem(on: face) {
       throw DecodingError.dataCorruptedError(forKey: .marks, in: c, debugDescription: problem)
     }
+    guard !profiles.isEmpty else {
+      throw DecodingError.dataCorruptedError(forKey: .profile, in: c, debugDescription: "profile is an empty list: expected a profile or a list of them (ios, android, best)")
+    }
+    if let n = expectedArrows, !(0...1000).contains(n) {
+      throw DecodingError.dataCorruptedError(forKey: .expectedArrows, in: c, debugDescription: "expected_arrows \(n) is out of range: expected 0...1000")
+    }
+    if !Self.isISO8601(clock) {
+      throw DecodingError.dataCorruptedError(forKey: .clock, in: c, debugDescription: "clock '\(clock)' is not an ISO 8601 date-time: expected e.g. 2026-01-01T09:00:00Z")
+    }
+    if let expect, let face = try? scene.faceAndDiameter().face, let problem = expect.problem(on: face) {
+      throw DecodingError.dataCorruptedError(forKey: .expect, in: c, debugDescription: problem)
+    }
+    if let marks {
+      for (p, list) in expectWrong.sorted(by: { $0.key < $1.key }) {
+        for d in list { if let i = d.arrow, i >= marks.arrows.count {
+          throw DecodingError.dataCorruptedError(forKey: .expectWrong, in: c, debugDescription:
+            "expect_wrong (\(p)) names arrow \(i): expected a mark's index, 0...\(marks.arrows.count - 1) (\(marks.arrows.count) marks)")
+        } }
+      }
+    }
     if image != nil {
       // A photo has no synthesized truth: its detector is a model (the shipped one unless named).
       if !c.contains(.detector) { detector.source = "model" }
@@ -95,6 +116,13 @@ public struct ArcheryScenario: Sendable, Decodable {
         throw DecodingError.dataCorruptedError(forKey: .detector, in: c, debugDescription: "detector source '\(detector.source)' needs a rendered scene: expected model, boxes, face or none with image: FILE")
       }
     }
+  }
+
+  /// An internet date-time (`2026-01-01T09:00:00Z`, optional fraction, `Z` or `±HH:MM`).
+  static func isISO8601(_ t: String) -> Bool {
+    let plain = ISO8601DateFormatter(), fractional = ISO8601DateFormatter()
+    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return plain.date(from: t) != nil || fractional.date(from: t) != nil
   }
 
   /// Decodes a scenario file's text; errors name `path:line:column`.

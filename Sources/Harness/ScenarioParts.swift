@@ -170,5 +170,22 @@ struct Expectations: Sendable, Decodable {
     rescoreChanges = try c.decodeIfPresent(Int.self, forKey: .rescoreChanges)
     resumeArrowNumber = try c.decodeIfPresent(Int.self, forKey: .resumeArrowNumber)
     resumeEnd = try c.decodeIfPresent(Int.self, forKey: .resumeEnd)
+    for (key, v) in [(CodingKeys.detections, detections), (.confirmed, confirmed), (.endTotal, endTotal),
+                     (.rescoreChanges, rescoreChanges), (.resumeArrowNumber, resumeArrowNumber), (.resumeEnd, resumeEnd)] {
+      if let v, v < 0 {
+        throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "expect \(key.stringValue) \(v) is negative: expected 0 or more")
+      }
+    }
+  }
+
+  /// The first expected score the face cannot give, as a sentence; nil when all can.
+  func problem(on face: Face) -> String? {
+    let allowed = Set(face.zones.map(\.score)).union([0])
+    for (key, list) in [("scores", scores), ("confirmed_scores", confirmedScores)] {
+      if let bad = list?.first(where: { !allowed.contains($0) }) {
+        return "expect \(key) holds \(bad), which face \(face.id) does not give: expected one of \(allowed.sorted(by: >).map(String.init).joined(separator: ", ")) (0 is a miss)"
+      }
+    }
+    return nil
   }
 }

@@ -77,6 +77,8 @@ extension Scene {
     let minSide = Double(min(w, h)), maxSide = Double(max(w, h))
     var radius = spec.camera.radius ?? cam.uniform(0.28...0.40) * minSide
     if spec.camera.radius == nil, realRNG != nil { radius = realRNG!.uniform(ranges.radiusShare) * minSide }
+    // A drawn radius on a picture of a few pixels is at least one pixel: the sizes synth takes all render.
+    if spec.camera.radius == nil { radius = max(radius, 1) }
     try check("camera.radius", radius, 1...(4 * maxSide))
     let margin = radius * 1.2
     let defaultCX = Double(w) / 2 + cam.uniform(-1...1) * max(0, Double(w) / 2 - margin) * 0.5

@@ -48,6 +48,11 @@ struct ErrorPathTests {
     Case(args: ["run", "archery", "--image", "OUT/p.png", "--diameter-cm", "-3", "--out", "OUT/r.json"], mentions: "--diameter-cm -3.0 is out of range"),
     Case(args: ["run", "archery", "--image", "OUT/p.png", "--diameter-cm", "nan", "--out", "OUT/r.json"], mentions: "--diameter-cm nan"),
     Case(args: ["run", "archery", "--image", "OUT/p.png", "--clock", "yesterday", "--out", "OUT/r.json"], mentions: "--clock 'yesterday' is not an ISO 8601 time"),
+    Case(args: ["run", "archery", "--image", "OUT/p.png", "--end", "3", "--out", "OUT/r.json"], mentions: "--end needs --db"),
+    Case(args: ["run", "archery", "--image", "OUT/p.png", "--coordinates", "seed", "--out", "OUT/r.json"], mentions: "--coordinates needs --db"),
+    Case(args: ["run", "archery", "--image", "OUT/p.png", "--refiner-views", "2", "--out", "OUT/r.json"], mentions: "--refiner-views needs a refiner"),
+    Case(args: ["run", "archery", "--image", "OUT/p.png", "--detections", "d.yaml", "--model", "m.onnx", "--out", "OUT/r.json"], mentions: "--detections and --model exclude each other"),
+    Case(args: ["synth", "--seed", "1", "--cards", "5", "--out", "OUT/p.png"], mentions: "--cards needs --kind setcards"),
     Case(args: ["run", "archery", "--image", "OUT/p.png", "--clock", "2026-13-01T09:00:00Z", "--out", "OUT/r.json"], mentions: "--clock '2026-13-01T09:00:00Z'"),
   ]
 

@@ -171,4 +171,21 @@ struct OutputSafetyTests {
     #expect(Self.refused(r, saying: "round 1 is scored on face nfaa_5_spot, this run on 10_zone"), "\(r.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/n.sqlite")) == before)
   }
+
+  /// verify's folders: a report inside the goldens or the scenario tree, a golden
+  /// "folder" that is a file and a scenario root that is not there are usage errors.
+  @Test func verifyChecksItsFolders() throws {
+    let dir = try CLIRunner.scratch("verify-folders")
+    FileManager.default.createFile(atPath: dir + "/afile", contents: Data())
+    let scenario = Self.root + "/Scenarios/archery/drag-delta.yaml"
+    for (args, text) in [
+      (["verify", scenario, "--golden", Self.root + "/Golden", "--report", Self.root + "/Golden/drag-delta"], "lies inside --golden"),
+      (["verify", scenario, "--golden", dir + "/afile"], "is a file: expected a folder of goldens"),
+      (["verify", scenario, "--scenario-root", dir + "/none"], "is not a folder: expected the scenario tree"),
+    ] {
+      let r = try CLIRunner.run(args, cwd: dir)
+      #expect(Self.refused(r, saying: text), "\(args): \(r.stderr)")
+    }
+    #expect(!fm.fileExists(atPath: Self.root + "/Golden/drag-delta/report.html"))
+  }
 }

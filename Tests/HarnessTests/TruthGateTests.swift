@@ -49,6 +49,20 @@ struct TruthGateTests {
     #expect(v.truthDeclared.contains { $0.contains("under the threshold") })
   }
 
+  /// An index past the truth's arrows says so, not "now scores as the truth".
+  @Test func aDeclaredArrowPastTheTruthIsNamed() throws {
+    let o = try tree("past-truth", declare: """
+      expect_wrong:
+        ios:
+          - {missed: 1, reason: "the second confidence is under the threshold"}
+          - {total: true, reason: "one arrow fewer"}
+          - {arrow: 5, reason: "no such arrow"}
+      """)
+    let r = try Verifier.run(o) { _ in }
+    let v = try #require(r.verdicts.first)
+    #expect(v.truthFailures.contains("truth: ios: expect_wrong names arrow 5: expected an index from 0 to 1 (2 arrows in the truth)"), "\(v.truthFailures)")
+  }
+
   @Test func aDeclaredDifferenceThatNoLongerOccursIsAnUnexpectedPass() throws {
     let o = try tree("unexpected", declare: """
       expect_wrong:
