@@ -119,7 +119,9 @@ struct VerifyCommand: ParsableCommand {
     if !unreadable.isEmpty {
       for v in unreadable {
         let line = (v.messages.first ?? "cannot be run").split(separator: "\n").first.map(String.init) ?? ""
-        FileHandle.standardError.write(Data("error: \(v.file): \(line)\n".utf8))
+        // A located message (`FILE:line:col: …`) names the file already.
+        let named = line.hasPrefix(v.file + ":") ? line : "\(v.file): \(line)"
+        FileHandle.standardError.write(Data("error: \(named)\n".utf8))
       }
       throw ExitCode(2)
     }

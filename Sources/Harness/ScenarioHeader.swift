@@ -19,7 +19,10 @@ struct ScenarioHeader: Sendable {
   init(file: String) throws {
     let text: String
     do { text = try String(contentsOfFile: file, encoding: .utf8) } catch {
-      throw GoldenError("\(file): cannot be read as UTF-8 text: \(error.localizedDescription)")
+      // Foundation's reason ("the file isn't in the correct format") says neither which nor what.
+      let readable = FileManager.default.isReadableFile(atPath: file)
+      throw GoldenError(readable ? "\(file): is not UTF-8 text: expected a UTF-8 YAML file"
+                                 : "\(file): cannot be read: \(error.localizedDescription)")
     }
     try self.init(file: file, text: text)
   }
@@ -27,7 +30,7 @@ struct ScenarioHeader: Sendable {
   init(file: String, text: String) throws {
     self.file = file
     do { document = try StrictYAML.parse(text, path: file) } catch {
-      throw GoldenError("\(file): invalid YAML: \(error.message)")
+      throw GoldenError("\(file): \(error.message)")
     }
     guard let map = document.root.mapping else {
       throw GoldenError("\(file): a scenario is a YAML mapping")

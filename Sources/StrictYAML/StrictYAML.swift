@@ -32,8 +32,33 @@ package enum StrictYAML {
       let parser = try Parser(yaml: text, resolver: Resolver.basic.appending(.merge), encoding: .default)
       return YAMLDocument(text: text, path: path, root: try parser.singleRoot() ?? "", parser: parser)
     } catch {
-      throw YAMLLocatedError(location: path, message: "\(error)".split(separator: "\n").first.map(String.init) ?? "invalid YAML")
+      throw YAMLLocatedError(location: path, message: describeSyntax(error, text: text))
     }
+  }
+
+  /// One line for a YAML syntax error: where, what libyaml was reading and what
+  /// it found (Yams puts those on separate lines), naming an undefined alias and
+  /// a tab, the two a hand-edited file most often trips on.
+  static func describeSyntax(_ error: Error, text: String) -> String {
+    let (context, problem, mark): (YamlError.Context?, String, Mark)
+    switch error as? YamlError {
+    case .scanner(let c, let p, let m, _), .parser(let c, let p, let m, _), .composer(let c, let p, let m, _):
+      (context, problem, mark) = (c, p, m)
+    default:
+      return "\(error)".split(separator: "\n").first.map(String.init) ?? "invalid YAML"
+    }
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let line = mark.line >= 1 && mark.line <= lines.count ? Array(lines[mark.line - 1].unicodeScalars) : []
+    let at = mark.column - 1
+    var found = problem
+    if problem.contains("undefined alias"), at >= 0, at < line.count {
+      let name = line[at...].prefix { !" ,]}\t\r".unicodeScalars.contains($0) }
+      found += " \(String(String.UnicodeScalarView(name)))"
+    } else if line.contains("\t") && (at < 0 || at >= line.count || line[at] == "\t" || line.prefix(max(at, 0)).allSatisfy { $0 == " " || $0 == "\t" }) {
+      found += " (a tab: YAML indents with spaces)"
+    }
+    let while_ = context.map { "\($0.text) at \($0.mark.line):\($0.mark.column), " } ?? ""
+    return "invalid YAML at \(mark.line):\(mark.column): \(while_)\(found)"
   }
 
   /// Decodes `text` (the contents of `path`). `extraKeys` are top-level keys a

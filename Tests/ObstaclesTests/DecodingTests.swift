@@ -63,6 +63,16 @@ struct DecodingTests {
     }
   }
 
+  /// A syntax error is one line saying where and what: an undefined alias by
+  /// name, a tab as a tab.
+  @Test(arguments: [("frames: [*nope]\n", "invalid YAML at 1:10: found undefined alias *nope"),
+                    ("frames:\n\t- time_s: 0\n", "(a tab: YAML indents with spaces)")])
+  func syntaxErrorsSayWhatWasFound(yaml: String, text: String) {
+    #expect {
+      try ObstacleScenario.decode(yaml, path: "s.yaml")
+    } throws: { e in "\(e)".contains(text) && !"\(e)".contains("\n") }
+  }
+
   @Test func malformedYAMLNamesTheFile() {
     #expect {
       try ObstacleScenario.decode("frames: [unclosed\n", path: "bad.yaml")
