@@ -82,6 +82,14 @@ struct ModelRun: ParsableCommand {
         tensor = try Tensor(shape: [1, 3, size, size], scalars: planes)
       } catch { throw CLIError(message: "--image '\(image!)': \(error)") }
     }
+    // The tensor against the model's declared input, named by the flag that gave it.
+    if let input, let dims = inPort.shape {
+      let fits = dims.count == tensor.shape.count && zip(dims, tensor.shape).allSatisfy { d, n in d.fixed.map { $0 == n } ?? true }
+      if !fits {
+        let declared = "[" + dims.map { $0.fixed.map(String.init) ?? "?" }.joined(separator: ", ") + "]"
+        throw CLIError(message: "--input '\(input)' has shape \(tensor.shape): expected \(declared), the input '\(inPort.name)' of model '\(model)'")
+      }
+    }
     let clock = ContinuousClock()
     var result: [String: Tensor] = try inferenceCall { try m.run([inPort.name: tensor], threads: threads) }  // warm-up
     if repeat_ > 1 {

@@ -188,4 +188,19 @@ struct OutputSafetyTests {
     }
     #expect(!fm.fileExists(atPath: Self.root + "/Golden/drag-delta/report.html"))
   }
+
+  /// A tensor of the wrong shape is named by its flag, with the model's declared shape.
+  @Test func aTensorOfTheWrongShapeNamesItsFile() throws {
+    let dir = try CLIRunner.scratch("npy-shape")
+    // A float32 .npy of shape [1, 3, 4, 4] (version 1.0 header, padded to 64 bytes).
+    var header = Array("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 3, 4, 4), }".utf8)
+    while (10 + header.count + 1) % 64 != 0 { header.append(0x20) }
+    header.append(0x0A)
+    let bytes = [0x93] + Array("NUMPY".utf8) + [1, 0, UInt8(header.count & 0xFF), UInt8(header.count >> 8)] + header
+      + [UInt8](repeating: 0, count: 48 * 4)
+    FileManager.default.createFile(atPath: dir + "/w.npy", contents: Data(bytes))
+    let r = try CLIRunner.run(["model", "run", Self.root + "/Models/setcards-classifier.onnx", "--input", "w.npy", "--output", "o.npy"], cwd: dir)
+    #expect(Self.refused(r, saying: "--input 'w.npy' has shape [1, 3, 4, 4]: expected [1, 3, 224, 224]"), "\(r.stderr)")
+    #expect(try fm.contentsOfDirectory(atPath: dir) == ["w.npy"])
+  }
 }
