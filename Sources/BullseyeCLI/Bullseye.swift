@@ -30,12 +30,23 @@ struct Bullseye: ParsableCommand {
         print(fullMessage(for: error))
         Glibc.exit(0)
       }
-      let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+      let message = explained(message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)")
       let line = Array("error: \(message)\n".utf8)
       _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
       Glibc.exit(2)
     }
   }
+}
+
+/// ArgumentParser's "The value 'abc' is invalid for '--threads <threads>'" with
+/// what was expected added: a value that reads as a number but was refused
+/// went to a whole-number option; one that does not is no number at all.
+/// Messages that already list the accepted values are left as they are.
+func explained(_ message: String) -> String {
+  guard message.hasPrefix("The value '"), message.hasSuffix(">'"),
+        let close = message.dropFirst(11).firstIndex(of: "'") else { return message }
+  let value = String(message[message.index(message.startIndex, offsetBy: 11)..<close])
+  return message + (Double(value) != nil ? ": expected a whole number" : ": expected a number")
 }
 
 /// A failure from a library stage, shown as its one-line description.
