@@ -150,6 +150,11 @@ struct EvalArchery: ParsableCommand {
         throw ValidationError("\(flag) \(value) is out of range: expected \(range.lowerBound)...\(range.upperBound)")
       }
     }
+    // The refiner's settings with no refiner to take them would change nothing.
+    let set = overrides.filter { $0.0 != nil }.map(\.1) + (refinerViews != nil ? ["--refiner-views"] : [])
+    if let first = set.first, refiner == nil, !profile.profile.refine {
+      throw ValidationError("\(first) needs a refiner: --refiner FILE, or --profile best")
+    }
   }
 
   /// The evaluator's detector argument: a model path, or "truth". `--model truth`,

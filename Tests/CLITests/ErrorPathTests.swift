@@ -53,6 +53,7 @@ struct ErrorPathTests {
     Case(args: ["run", "archery", "--image", "OUT/p.png", "--refiner-views", "2", "--out", "OUT/r.json"], mentions: "--refiner-views needs a refiner"),
     Case(args: ["run", "archery", "--image", "OUT/p.png", "--detections", "d.yaml", "--model", "m.onnx", "--out", "OUT/r.json"], mentions: "--detections and --model exclude each other"),
     Case(args: ["synth", "--seed", "1", "--cards", "5", "--out", "OUT/p.png"], mentions: "--cards needs --kind setcards"),
+    Case(args: ["eval", "archery", "--images", "1", "--accept", "0.5"], mentions: "--accept needs a refiner"),
     Case(args: ["run", "archery", "--image", "OUT/p.png", "--threads", "inf"], mentions: "'--threads <threads>': expected a whole number"),
     Case(args: ["run", "archery", "--image", "OUT/p.png", "--diameter-cm", "wide"], mentions: "'--diameter-cm <diameter-cm>': expected a number"),
     Case(args: ["run", "archery", "--image", "OUT/p.png", "--clock", "2026-13-01T09:00:00Z", "--out", "OUT/r.json"], mentions: "--clock '2026-13-01T09:00:00Z'"),
