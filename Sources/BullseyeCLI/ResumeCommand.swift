@@ -20,7 +20,7 @@ struct ResumeCommand: ParsableCommand {
     let s = semantics, r = rule
     do {
       let store = try RoundStore(path: db, existing: true)
-      let state = try ResumeStage.resume(store, round: round, semantics: s, rule: r)
+      let state = try ResumeStage.resume(store, round: round, semantics: s, rule: r, checkScores: true)
       if json {
         print(try state.json.canonicalText(), terminator: "")
       } else {

@@ -72,7 +72,7 @@ struct ResumeReadingTests {
     let q = try DatabaseQueue(path: s.path)
     try q.write { try $0.execute(sql: sql) }
     #expect {
-      try ResumeStage.resume(s, round: r)
+      try ResumeStage.resume(s, round: r, checkScores: true)
     } throws: { "\($0)".contains(message) }
   }
 
