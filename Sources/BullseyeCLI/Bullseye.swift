@@ -22,6 +22,11 @@ struct Bullseye: ParsableCommand {
       var command = try parseAsRoot(LegacySpelling.rewrite(Array(CommandLine.arguments.dropFirst())))
       do { try InferenceModel.checkEnvironment() } catch { throw CLIError(message: "\(error)") }
       try command.run()
+      // Printed results sit in stdout's buffer: a full disk or a closed pipe shows only when it is
+      // flushed, so the flush is checked, as every file output is.
+      if bullseye_stdout_failed() != 0 {
+        throw CLIError(message: "standard output cannot be written: \(String(cString: strerror(errno)))")
+      }
     } catch {
       // A check that ran and found differences reports them itself and exits 1 (never as an error line).
       if let e = error as? ExitCode, e != .success { Glibc.exit(e.rawValue) }

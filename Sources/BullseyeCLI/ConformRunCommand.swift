@@ -34,6 +34,9 @@ struct ConformRun: ParsableCommand {
   }
 
   func run() throws {
+    // --fix rewrites --expectations itself; no other output may land on it, nor on each other.
+    try OutputPaths.checkDistinct(inputs: [("--expectations", fix ? nil : expectations)],
+                                  outputs: [("--junit", junit), ("--markdown", markdown), ("--expectations (with --fix)", fix ? expectations : nil)])
     let stageList = try stages.map(parseStages)
     let shardPair = try shard.map(parseShard)
     let suite = try conformCall { () throws(ConformanceError) in

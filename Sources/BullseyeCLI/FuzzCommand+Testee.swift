@@ -26,7 +26,9 @@ extension FuzzScoring {
     let result = try conformCall { () throws(ConformanceError) in try fuzz.run(session, declared: ready.semantics) }
     if let out {
       let suite = try conformCall { () throws(ConformanceError) in try DiffFuzz.suite(result.findings) }
-      try conformCall { () throws(ConformanceError) in try VectorFiles.export(suite, to: out, force: true) }
+      // Findings replace an earlier export (it holds a manifest), never another folder's files.
+      let earlier = FileManager.default.fileExists(atPath: out + "/manifest.json")
+      try conformCall { () throws(ConformanceError) in try VectorFiles.export(suite, to: out, force: earlier) }
     }
     let effective = Grading.effective(ready.semantics)
     print("testee \(ready.name), graded as boundary=\(effective["boundary"]!), precision=\(effective["precision"]!)")

@@ -67,6 +67,10 @@ struct ModelList: ParsableCommand {
         }
       }
     }
-    if rows.contains(where: { $0.path == nil || $0.error != nil }) { throw ExitCode(2) }
+    // The listing is on stdout; the failure gets its one line on stderr, as every exit 2 does.
+    let missing = rows.filter { $0.path == nil || $0.error != nil }
+    if !missing.isEmpty {
+      throw CLIError(message: "\(missing.count) of \(rows.count) default models cannot be used (listed above): expected each found and loadable")
+    }
   }
 }

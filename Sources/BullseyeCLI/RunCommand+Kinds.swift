@@ -21,6 +21,7 @@ struct RunObstaclesCommand: ParsableCommand {
 
   func run() throws {
     try OutputPaths.checkWritable(out, flag: "--out")
+    try OutputPaths.checkDistinct(inputs: [("--scenario", scenario)], outputs: [("--out", out)])
     guard let text = try? String(contentsOfFile: scenario, encoding: .utf8) else {
       throw CLIError(message: "--scenario '\(scenario)' cannot be read: expected a readable YAML file")
     }

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include "cbuildinfo.h"
 
 // Package.swift defines BULLSEYE_COMMIT from the checkout's .git when it
@@ -7,3 +8,5 @@
 #endif
 
 const char *bullseye_build_commit(void) { return BULLSEYE_COMMIT; }
+
+int bullseye_stdout_failed(void) { return fflush(stdout) != 0 || ferror(stdout) != 0; }

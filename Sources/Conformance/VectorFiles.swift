@@ -24,8 +24,16 @@ package enum VectorFiles {
 
   /// Writes the suite into `dir`: refused when `dir` is not empty unless
   /// `force`, which replaces it whole (built beside it, then renamed over it).
-  package static func export(_ suite: VectorSuite, to dir: String, force: Bool) throws(ConformanceError) {
+  package static func export(_ suite: VectorSuite, to given: String, force: Bool) throws(ConformanceError) {
     let fm = FileManager.default
+    guard !given.isEmpty else { throw .usage("the export directory is empty: expected a path") }
+    // `.`, `d/x/..` and the like name a folder by where it sits: resolved first, so the
+    // staging folder goes beside it and --force can never replace the folder a user is in.
+    let dir = URL(fileURLWithPath: given).standardizedFileURL.path
+    let cwd = URL(fileURLWithPath: fm.currentDirectoryPath).standardizedFileURL.path
+    if dir == "/" || dir == cwd || cwd.hasPrefix(dir + "/") {
+      throw .usage("'\(given)' is the current folder or holds it: expected a folder of its own to export into")
+    }
     var isDir: ObjCBool = false
     let exists = fm.fileExists(atPath: dir, isDirectory: &isDir)
     if exists && !isDir.boolValue { throw .usage("'\(dir)' is a file: expected a directory to export into") }
@@ -67,7 +75,7 @@ package enum VectorFiles {
       throw e
     } catch {
       try? fm.removeItem(atPath: staging)
-      throw .usage("cannot export into '\(dir)': \(error)")
+      throw .usage("cannot export into '\(given)': \(error.localizedDescription)")
     }
   }
 }

@@ -9,7 +9,8 @@
 /// are staged are they renamed into place, in the order given. If any step
 /// fails, every temporary file is removed and no target is touched (a rename
 /// that fails part-way also removes the targets this batch already placed).
-/// Special files (`/dev/stdout`, a pipe) are written directly, never replaced.
+/// Special files (`/dev/stdout`, a pipe, `-`) are written directly, never replaced,
+/// before any file is renamed into place.
 ///
 /// `BULLSEYE_FAIL_WRITE=NAME` makes staging the output whose file name is NAME
 /// fail, so tests can prove a failure at each output leaves nothing behind.
@@ -42,6 +43,14 @@ public struct OutputBatch {
       for s in staged { unlink(s.temp) }
       throw error
     }
+    // Devices and pipes first: a write there cannot be staged, and one that fails
+    // (`--overlay /dev/full`) must leave no file of this batch in place.
+    do throws(CoreError) {
+      for d in direct { try AtomicFile.writeDirect(d.bytes, to: d.path) }
+    } catch {
+      for s in staged { unlink(s.temp) }
+      throw error
+    }
     var placed: [String] = []
     for (i, s) in staged.enumerated() {
       guard rename(s.temp, s.path) == 0 else {
@@ -53,6 +62,5 @@ public struct OutputBatch {
       placed.append(s.path)
     }
     for p in Set(placed.map { AtomicFile.split($0).0 }) { AtomicFile.syncDirectory(p) }
-    for d in direct { try AtomicFile.writeDirect(d.bytes, to: d.path) }
   }
 }

@@ -206,6 +206,11 @@ func readFile(_ path: String, limit: Int) throws -> [UInt8] {
   if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
     throw InferenceError(.io, "'\(path)' is a directory; expected an ONNX file.")
   }
+  // A device or pipe (/dev/zero) has no end to read to: only a regular file is a model.
+  var info = stat()
+  if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+    throw InferenceError(.io, "'\(path)' is not a regular file; expected an ONNX file.")
+  }
   let size = (try? h.seekToEnd()).map { Int($0) } ?? 0
   guard size <= limit else {
     throw InferenceError.limit("File '\(path)' is \(size) bytes; expected at most \(limit) (the memory limit).")

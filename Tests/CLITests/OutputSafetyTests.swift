@@ -203,4 +203,29 @@ struct OutputSafetyTests {
     #expect(Self.refused(r, saying: "--input 'w.npy' has shape [1, 3, 4, 4]: expected [1, 3, 224, 224]"), "\(r.stderr)")
     #expect(try fm.contentsOfDirectory(atPath: dir) == ["w.npy"])
   }
+
+  /// Output that never reaches stdout, a device given as a model, and exports
+  /// that would replace the folder a user is in: exit 2, one line, no crash.
+  @Test func stdoutDevicesAndTheCurrentFolder() throws {
+    let dir = try CLIRunner.scratch("stdout-devices")
+    for (args, text) in [
+      (["model", "inspect", "/dev/zero"], "'/dev/zero' is not a regular file"),
+      (["conform", "export", "."], "is the current folder or holds it"),
+      (["conform", "export", ""], "the export directory is empty"),
+    ] {
+      let r = try CLIRunner.run(args, cwd: dir)
+      #expect(Self.refused(r, saying: text), "\(args): \(r.stderr)")
+    }
+    // `faces > /dev/full`: the listing cannot be written, which exit 0 would hide.
+    let p = Process(), err = Pipe()
+    p.executableURL = CLIRunner.binary
+    p.arguments = ["faces"]
+    p.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+    p.standardError = err
+    try p.run()
+    let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 2 && e.contains("standard output cannot be written"), "\(e)")
+    #expect(try fm.contentsOfDirectory(atPath: dir).isEmpty)
+  }
 }

@@ -5,4 +5,8 @@
 /// it was built outside a git checkout. Package.swift stamps it.
 const char *bullseye_build_commit(void);
 
+/// Flushes standard output and returns nonzero when any write to it failed
+/// (a full disk, a closed pipe): the process's last check before exit 0.
+int bullseye_stdout_failed(void);
+
 #endif
