@@ -44,6 +44,12 @@ extension FuzzScoring {
       Foundation.exit(2)
     }
     print("\(result.checks) checks in \(String(format: "%.2f", result.seconds)) s (\(Int(result.checksPerSecond)) checks/s): \(result.findings.count) findings")
+    // A testee that answers every case with an error was never checked: "0 findings" would pass it.
+    let errored = result.errored.values.reduce(0, +)
+    if errored > 0, errored >= result.checks {
+      FileHandle.standardError.write(Data("error: the testee answered all \(errored) cases with an error (\(result.errored.keys.sorted().first ?? "")): nothing was checked\n".utf8))
+      Foundation.exit(2)
+    }
     if !result.findings.isEmpty { Foundation.exit(1) }
   }
 }

@@ -62,6 +62,21 @@ struct ExitCodeTests {
                                    "--cases", "3000", "--face", "10_zone"])
     #expect(found.status == 1)
     #expect(try CLIRunner.run(["fuzz", "scoring", "--iterations", "0"]).status == 2)
+    // A testee that errs on every case was never checked: exit 2, not "0 findings".
+    let dir = try CLIRunner.scratch("fuzz-all-errors")
+    let script = """
+      import sys, json
+      print(json.dumps({"ready": True, "name": "always-errs", "stages": ["score"], "semantics": {}}), flush=True)
+      for line in sys.stdin:
+          m = json.loads(line)
+          if m.get("cmd") == "run_batch":
+              print(json.dumps({"seq": m["seq"], "answers": [{"error": "broken"} for _ in m["cases"]]}), flush=True)
+          elif m.get("cmd") == "run":
+              print(json.dumps({"seq": m["seq"], "error": "broken"}), flush=True)
+      """
+    FileManager.default.createFile(atPath: dir + "/errs.py", contents: Data(script.utf8))
+    let errs = try CLIRunner.run(["fuzz", "scoring", "--testee", "python3 \(dir)/errs.py", "--cases", "200", "--face", "10_zone"])
+    #expect(errs.status == 2 && errs.stderr.contains("answered all 200 cases with an error"), "\(errs.stderr)")
   }
 
   @Test func conformExitsZeroOneAndTwo() throws {
