@@ -92,7 +92,7 @@ struct RunArcheryCommand: ParsableCommand {
       throw ValidationError("--diameter-cm \(d) is out of range: expected a face diameter in cm, more than 0 and at most 1000")
     }
     try checkLineMM(lineMM)
-    guard Self.isISO8601(clock) else {
+    guard ArcheryScenario.isISO8601(clock) else {
       throw ValidationError("--clock '\(clock)' is not an ISO 8601 time: expected e.g. 2026-01-01T09:00:00Z")
     }
   }
@@ -100,12 +100,6 @@ struct RunArcheryCommand: ParsableCommand {
   /// The largest round id `--round` takes (SQLite's rowid range, with room left).
   static let maxRound: Int64 = 1 << 53
 
-  /// An internet date-time (`2026-01-01T09:00:00Z`, optional fraction, `Z` or `±HH:MM`), by Foundation's parser.
-  static func isISO8601(_ t: String) -> Bool {
-    let plain = ISO8601DateFormatter(), fractional = ISO8601DateFormatter()
-    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return plain.date(from: t) != nil || fractional.date(from: t) != nil
-  }
 
   func run() throws {
     guard let image else { throw CLIError(message: "--image is required: the photo to score") }

@@ -119,7 +119,7 @@ public struct ArcheryScenario: Sendable, Decodable {
   }
 
   /// An internet date-time (`2026-01-01T09:00:00Z`, optional fraction, `Z` or `±HH:MM`).
-  static func isISO8601(_ t: String) -> Bool {
+  package static func isISO8601(_ t: String) -> Bool {
     let plain = ISO8601DateFormatter(), fractional = ISO8601DateFormatter()
     fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     return plain.date(from: t) != nil || fractional.date(from: t) != nil

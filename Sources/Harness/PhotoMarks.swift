@@ -48,13 +48,11 @@ struct PhotoMarks: Sendable, Decodable {
   /// The first mark whose score the face cannot give, as a sentence naming
   /// the mark, its score and the face's scores; nil when every mark fits.
   func problem(on face: Face) -> String? {
-    let scores = Set(face.zones.map(\.score)).union([0])
-    let xScores = Set(face.zones.filter(\.isX).map(\.score))
-    let listed = scores.sorted(by: >).map(String.init).joined(separator: ", ")
+    let xScores = face.xScores
     for (i, m) in arrows.enumerated() {
       guard let s = m.score else { continue }
-      if !scores.contains(s) {
-        return "mark \(i) has score \(s), which face \(face.id) does not give: expected one of \(listed) (0 is a miss)"
+      if !face.possibleScores.contains(s) {
+        return "mark \(i) has score \(s), which face \(face.id) does not give: expected one of \(face.possibleScoresListed) (0 is a miss)"
       }
       if m.isX, !xScores.contains(s) {
         return xScores.isEmpty

@@ -180,10 +180,9 @@ struct Expectations: Sendable, Decodable {
 
   /// The first expected score the face cannot give, as a sentence; nil when all can.
   func problem(on face: Face) -> String? {
-    let allowed = Set(face.zones.map(\.score)).union([0])
     for (key, list) in [("scores", scores), ("confirmed_scores", confirmedScores)] {
-      if let bad = list?.first(where: { !allowed.contains($0) }) {
-        return "expect \(key) holds \(bad), which face \(face.id) does not give: expected one of \(allowed.sorted(by: >).map(String.init).joined(separator: ", ")) (0 is a miss)"
+      if let bad = list?.first(where: { !face.possibleScores.contains($0) }) {
+        return "expect \(key) holds \(bad), which face \(face.id) does not give: expected one of \(face.possibleScoresListed) (0 is a miss)"
       }
     }
     return nil

@@ -80,11 +80,10 @@ public enum ResumeStage {
   /// Refuses a stored score the round's face cannot give (999 on a ten-zone face),
   /// or an X on a score that is not the face's X.
   static func checkScores(_ snap: RoundSnapshot, face: Face) throws(PersistenceError) {
-    let scores = Set(face.zones.map(\.score)).union([0]), xScores = Set(face.zones.filter(\.isX).map(\.score))
+    let scores = face.possibleScores, xScores = face.xScores
     for end in snap.ends {
       for a in end.arrows where !scores.contains(a.score) || (a.isX && !xScores.contains(a.score)) {
-        let listed = scores.sorted(by: >).map(String.init).joined(separator: ", ")
-        throw PersistenceError("arrow_scores row \(a.rowID) (end \(end.number)) has score \(a.score)\(a.isX ? " with is_x" : ""): expected one of \(listed) on face \(face.id)\(xScores.isEmpty ? "" : ", X only on \(xScores.sorted().map(String.init).joined(separator: ", "))")")
+        throw PersistenceError("arrow_scores row \(a.rowID) (end \(end.number)) has score \(a.score)\(a.isX ? " with is_x" : ""): expected one of \(face.possibleScoresListed) on face \(face.id)\(xScores.isEmpty ? "" : ", X only on \(xScores.sorted().map(String.init).joined(separator: ", "))")")
       }
     }
   }

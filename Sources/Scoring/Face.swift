@@ -73,6 +73,13 @@ public struct Face: Sendable, Hashable {
 
   /// The highest score on the face.
   public var topScore: Int { zones.map(\.score).max() ?? 0 }
+  /// Every score an arrow can get on this face, 0 (a miss) included: what a
+  /// mark, an expectation or a stored score is checked against.
+  public var possibleScores: Set<Int> { Set(zones.map(\.score)).union([0]) }
+  /// The scores an X carries here (empty: the face has no X ring).
+  public var xScores: Set<Int> { Set(zones.filter(\.isX).map(\.score)) }
+  /// `possibleScores` as a sentence's list, highest first: "10, 9, …, 0".
+  public var possibleScoresListed: String { possibleScores.sorted(by: >).map(String.init).joined(separator: ", ") }
 
   /// Radius of the X ring in spot units, if the face has one.
   public let xRadius: Double?

@@ -22,6 +22,13 @@ struct TruthGateTests {
       """])
   }
 
+  /// The declarations the tree's run needs (one arrow missed, so the total),
+  /// plus `extra` entries for ios.
+  static func missingOne(plus extra: String...) -> String {
+    (["expect_wrong:", "  ios:", #"    - {missed: 1, reason: "the second confidence is under the threshold"}"#,
+      #"    - {total: true, reason: "one arrow fewer"}"#] + extra.map { "    - " + $0 }).joined(separator: "\n")
+  }
+
   @Test func anUndeclaredDifferenceFailsAndIsNotRecorded() throws {
     var o = try tree("undeclared", declare: "")
     o.mode = .recordMissing
@@ -36,12 +43,7 @@ struct TruthGateTests {
   }
 
   @Test func aDeclaredDifferencePassesAndIsShown() throws {
-    var o = try tree("declared", declare: """
-      expect_wrong:
-        ios:
-          - {missed: 1, reason: "the second confidence is under the threshold"}
-          - {total: true, reason: "one arrow fewer"}
-      """)
+    var o = try tree("declared", declare: Self.missingOne())
     o.mode = .recordMissing
     let r = try Verifier.run(o) { _ in }
     let v = try #require(r.verdicts.first)
@@ -51,26 +53,14 @@ struct TruthGateTests {
 
   /// An index past the truth's arrows says so, not "now scores as the truth".
   @Test func aDeclaredArrowPastTheTruthIsNamed() throws {
-    let o = try tree("past-truth", declare: """
-      expect_wrong:
-        ios:
-          - {missed: 1, reason: "the second confidence is under the threshold"}
-          - {total: true, reason: "one arrow fewer"}
-          - {arrow: 5, reason: "no such arrow"}
-      """)
+    let o = try tree("past-truth", declare: Self.missingOne(plus: #"{arrow: 5, reason: "no such arrow"}"#))
     let r = try Verifier.run(o) { _ in }
     let v = try #require(r.verdicts.first)
     #expect(v.truthFailures.contains("truth: ios: expect_wrong names arrow 5: expected an index from 0 to 1 (2 arrows in the truth)"), "\(v.truthFailures)")
   }
 
   @Test func aDeclaredDifferenceThatNoLongerOccursIsAnUnexpectedPass() throws {
-    let o = try tree("unexpected", declare: """
-      expect_wrong:
-        ios:
-          - {missed: 1, reason: "the second confidence is under the threshold"}
-          - {total: true, reason: "one arrow fewer"}
-          - {arrow: 0, reason: "declared, but it scores right"}
-      """)
+    let o = try tree("unexpected", declare: Self.missingOne(plus: #"{arrow: 0, reason: "declared, but it scores right"}"#))
     let r = try Verifier.run(o) { _ in }
     let v = try #require(r.verdicts.first)
     #expect(v.truthFailures.contains { $0.contains("arrow 0") && $0.contains("unexpected pass") }, "\(v.messages)")
