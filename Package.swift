@@ -84,7 +84,7 @@ let package = Package(
     .target(name: "Fuzz", dependencies: ["Core", "Scoring"]),
     .target(
       name: "Conformance",
-      dependencies: ["Core", "Imaging", "Scoring", "Detection", "Adjustment", "Persistence", "SetCards"]),
+      dependencies: ["Core", "Imaging", "Scoring", "Detection", "Adjustment", "Persistence", "SetCards", "CBuildInfo"]),
     .target(name: "Dataset", dependencies: ["Core", "Imaging", "Scoring", "Synth", "SetCards"]),
     // libFuzzer targets (`make fuzz` builds them with -sanitize=fuzzer); plain builds replay files.
     .target(name: "CFuzzDriver"),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Detection
 import Harness
 import Canvas
 import Core
@@ -47,6 +48,15 @@ struct EvalSetCards: ParsableCommand {
     do {
       let detector = try self.detector ?? ProductPaths.require("setcards-detector.onnx")
       let classifier = try self.classifier ?? ProductPaths.require("setcards-classifier.onnx")
+      // Both read and their interfaces checked before any board is drawn, so a wrong file is named as such.
+      let detFlag = self.detector == nil ? "the shipped card detector" : "--detector"
+      let clsFlag = self.classifier == nil ? "the shipped card classifier" : "--classifier"
+      do { try ONNXCardDetector.check(try RunSetCardsCommand.load(detector, flag: detFlag), name: detector) } catch let e as CLIError { throw e } catch {
+        throw RunSetCardsCommand.refusal(error, flag: detFlag, path: detector)
+      }
+      do { _ = try ONNXCardClassifier(model: try RunSetCardsCommand.load(classifier, flag: clsFlag), name: classifier) } catch let e as CLIError { throw e } catch {
+        throw RunSetCardsCommand.refusal(error, flag: clsFlag, path: classifier)
+      }
       e = try BoardEvaluator.run(boards: boards, cards: cards, seed: seed, detector: detector, classifier: classifier,
                                  style: style, profile: chosenProfile) {
         let d = clock.now - start
@@ -192,6 +202,13 @@ struct EvalArchery: ParsableCommand {
     let model = try detectorArgument()
     // --profile best reads the shipped refiner unless --refiner names another.
     let refiner = try self.refiner ?? (profile.profile.refine ? ProductPaths.require("arrow-refiner.onnx") : nil)
+    // Read and checked before any scene is drawn, so a wrong file is named as such.
+    if model != "truth" { _ = try loadDetector(model, flag: self.model == nil ? "the shipped detector" : "--model") }
+    if let refiner {
+      do { _ = try ArrowRefiner(contentsOf: refiner, settings: settings) } catch {
+        throw CLIError(message: "\(self.refiner == nil ? "the shipped refiner" : "--refiner") '\(refiner)': \(firstLine(error))")
+      }
+    }
     if let photos {
       try OutputPaths.makeDirectory(photos)
       try OutputPaths.checkWritable("\(photos)/eval-0.png", flag: "--photos")

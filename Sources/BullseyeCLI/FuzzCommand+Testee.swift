@@ -12,6 +12,11 @@ extension FuzzScoring {
     if let s = seconds, !(s > 0 && s <= 86_400) { throw CLIError(message: "--seconds \(s) is out of range: expected (0, 86400]") }
     guard (1...3_600_000).contains(timeoutMs) else { throw CLIError(message: "--timeout-ms \(timeoutMs) is out of range: expected 1...3600000") }
     guard rule.isEmpty else { throw CLIError(message: "--rule does not apply with --testee: the testee's declared boundary is graded") }
+    // Checked before any case runs: findings replace an earlier export (it holds a manifest), never another folder's files.
+    if let out, !FileManager.default.fileExists(atPath: out + "/manifest.json"),
+       let items = try? FileManager.default.contentsOfDirectory(atPath: out), !items.isEmpty {
+      throw CLIError(message: "--out '\(out)' is not empty and holds no earlier fuzz export (manifest.json): expected a new or empty folder, or one an earlier fuzz --testee --out wrote")
+    }
     var fuzz = DiffFuzz()
     fuzz.seed = seed
     fuzz.cases = seconds == nil ? (cases ?? 100_000) : nil
@@ -26,24 +31,27 @@ extension FuzzScoring {
     let result = try conformCall { () throws(ConformanceError) in try fuzz.run(session, declared: ready.semantics) }
     if let out {
       let suite = try conformCall { () throws(ConformanceError) in try DiffFuzz.suite(result.findings) }
-      // Findings replace an earlier export (it holds a manifest), never another folder's files.
       let earlier = FileManager.default.fileExists(atPath: out + "/manifest.json")
       try conformCall { () throws(ConformanceError) in try VectorFiles.export(suite, to: out, force: earlier) }
     }
     let effective = Grading.effective(ready.semantics)
-    print("testee \(ready.name), graded as boundary=\(effective["boundary"]!), precision=\(effective["precision"]!)")
-    for f in result.findings {
-      print("finding [\(f.face)] \(f.kind): input \(JSONValue.oneLine(f.input)) expected \(JSONValue.oneLine(f.expected)) got \(JSONValue.oneLine(f.got))")
+    if json {
+      print(try Self.differentialJSON(result, testee: ready.name, graded: effective).canonicalText(), terminator: "")
+    } else {
+      print("testee \(ready.name), graded as boundary=\(effective["boundary"]!), precision=\(effective["precision"]!)")
+      for f in result.findings {
+        print("finding [\(f.face)] \(f.kind): input \(JSONValue.oneLine(f.input)) expected \(JSONValue.oneLine(f.expected)) got \(JSONValue.oneLine(f.got))")
+      }
+      let kinds = Dictionary(grouping: result.findings, by: \.kind).mapValues(\.count).sorted { $0.key < $1.key }
+      for (k, n) in kinds { print("  \(n) × \(k)") }
+      for (why, n) in result.errored.sorted(by: { $0.key < $1.key }) { print("  errored \(n) × \(why)") }
     }
-    let kinds = Dictionary(grouping: result.findings, by: \.kind).mapValues(\.count).sorted { $0.key < $1.key }
-    for (k, n) in kinds { print("  \(n) × \(k)") }
-    for (why, n) in result.errored.sorted(by: { $0.key < $1.key }) { print("  errored \(n) × \(why)") }
     if let why = result.aborted {
-      print("stopped early: \(why)")
+      if !json { print("stopped early: \(why)") }
       FileHandle.standardError.write(Data("error: the testee could not be kept running (\(result.findings.count) findings so far written): \(why)\n".utf8))
       Foundation.exit(2)
     }
-    print("\(result.checks) checks in \(String(format: "%.2f", result.seconds)) s (\(Int(result.checksPerSecond)) checks/s): \(result.findings.count) findings")
+    if !json { print("\(result.checks) checks in \(String(format: "%.2f", result.seconds)) s (\(Int(result.checksPerSecond)) checks/s): \(result.findings.count) findings") }
     // A testee that answers every case with an error was never checked: "0 findings" would pass it.
     let errored = result.errored.values.reduce(0, +)
     if errored > 0, errored >= result.checks {
@@ -51,5 +59,18 @@ extension FuzzScoring {
       Foundation.exit(2)
     }
     if !result.findings.isEmpty { Foundation.exit(1) }
+  }
+
+  /// `--json` with `--testee`: `{testee, graded: {boundary, precision}, checks, findings: [{face, kind, input, expected,
+  /// got}], errored: {reason: count}, aborted, seconds}`. Only `seconds` varies between runs of one seed and `--cases`.
+  static func differentialJSON(_ r: DiffFuzz.Result, testee: String, graded: [String: String]) -> JSONValue {
+    .object([
+      "testee": .string(testee), "graded": .object(graded.mapValues(JSONValue.string)), "checks": .int(r.checks),
+      "findings": .array(r.findings.map { f in
+        .object(["face": .string(f.face), "kind": .string(f.kind), "input": f.input, "expected": f.expected, "got": f.got])
+      }),
+      "errored": .object(r.errored.mapValues(JSONValue.int)), "aborted": r.aborted.map(JSONValue.string) ?? .null,
+      "seconds": .double((r.seconds * 1000).rounded() / 1000),
+    ])
   }
 }

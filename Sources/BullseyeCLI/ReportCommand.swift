@@ -53,6 +53,7 @@ struct ReportMergeCommand: ParsableCommand {
   func mergeConform(_ records: [(String, JSONValue)]) throws {
     var owner: [String: String] = [:]
     for (d, r) in records {
+      if let why = ConformRecord.problem(r) { throw CLIError(message: "'\(d)/report.json' \(why) (a report of bullseye conform run --report)") }
       for id in ConformRecord.ids(r) {
         if let other = owner[id] { throw CLIError(message: "case '\(id)' is in both '\(other)' and '\(d)': expected each case in one shard") }
         owner[id] = d

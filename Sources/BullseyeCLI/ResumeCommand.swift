@@ -48,6 +48,7 @@ struct SimulateRoundCommand: ParsableCommand {
   var crashAfter: String?
 
   func validate() throws {
+    guard !db.isEmpty else { throw ValidationError("--db is empty: expected a round database file path") }
     guard (1...100).contains(ends) else { throw ValidationError("--ends \(ends) is out of range: expected 1...100") }
     guard (1...24).contains(arrowsPerEnd) else { throw ValidationError("--arrows-per-end \(arrowsPerEnd) is out of range: expected 1...24") }
     guard (0...10_000).contains(pauseMS) else { throw ValidationError("--pause-ms \(pauseMS) is out of range: expected 0...10000") }

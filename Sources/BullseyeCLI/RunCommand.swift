@@ -76,6 +76,7 @@ struct RunArcheryCommand: ParsableCommand {
     guard (1...1000).contains(end) else { throw ValidationError("--end \(end) is out of range: expected 1...1000") }
     if round != nil, db == nil { throw ValidationError("--round needs --db") }
     // Flags that would do nothing are refused, as --round without --db is.
+    if db?.isEmpty == true { throw ValidationError("--db is empty: expected a round database file path") }
     if end != 1, db == nil { throw ValidationError("--end needs --db: the end number says where the confirmed end is saved") }
     if coordinates != nil, db == nil { throw ValidationError("--coordinates needs --db: it says what the store keeps") }
     if refinerViews != nil, refiner == nil, !profile.profile.refine {

@@ -24,6 +24,11 @@ struct ScoreCommand: ParsableCommand {
   }
 
   func validate() throws {
+    // The scorer takes any positive size (conformance inputs may be scaled); a face a person
+    // gives on the command line is at least a centimetre: 5e-324 is a typo, not a target.
+    if let d = diameterCm, d.isFinite, d > 0, d < 1 {
+      throw ValidationError("--diameter-cm \(d) is out of range: expected a face diameter in 1...1000 cm")
+    }
     do { try Scorer.validate(request) } catch { throw ValidationError("\(error)") }
   }
 

@@ -19,6 +19,26 @@ package enum ConformRecord {
     ])
   }
 
+  /// Why `record` is not a conform report this merge can trust, or nil: every
+  /// case needs a string id, a known stage and a verdict, or the merged counts
+  /// would silently leave it out.
+  package static func problem(_ record: JSONValue) -> String? {
+    guard let casesValue = field(record, "cases") else { return "has no \"cases\": expected an array of cases" }
+    guard case .array(let a) = casesValue else { return "has \"cases\" as \(Input.kind(casesValue)): expected an array of cases" }
+    for (i, item) in a.enumerated() {
+      guard case .object(let o) = item else { return "case \(i) is \(Input.kind(item)): expected an object" }
+      guard case .string? = o["id"] else { return "case \(i) has no string \"id\"" }
+      guard case .string(let st)? = o["stage"], Stage(rawValue: st) != nil else {
+        return "case \(i) has stage \(o["stage"].map(Input.kind) ?? "missing"): expected one of \(Stage.allCases.map(\.rawValue).joined(separator: ", "))"
+      }
+      guard case .string(let v)? = o["verdict"], Verdict(rawValue: v) != nil else {
+        return "case \(i) has verdict \(o["verdict"].map(Input.kind) ?? "missing"): expected passed, failed, skipped or errored"
+      }
+    }
+    if let c = field(record, "conformant"), case .bool = c {} else { return "has no true/false \"conformant\"" }
+    return nil
+  }
+
   /// Case ids of a record, for the duplicate check across shards.
   package static func ids(_ record: JSONValue) -> [String] { cases(record).compactMap { $0["id"]?.text } }
 

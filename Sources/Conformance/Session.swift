@@ -91,7 +91,14 @@ package final class Session {
     do { value = try JSONParser.parse(bytes: answer) } catch { throw .testee("its ready line is not JSON: \(preview(answer))") }
     guard case .object(let o) = value, o["ready"] == .bool(true) else { throw .testee("its first line is not {\"ready\":true,…}: \(preview(answer))") }
     var stages: [String] = []
-    if case .array(let a)? = o["stages"] { stages = a.compactMap { if case .string(let s) = $0 { return s } else { return nil } } }
+    if let v = o["stages"] {
+      // A misspelt ready line would otherwise skip every case and look like a pass.
+      guard case .array(let a) = v else { throw .testee("its ready line's stages is \(Input.kind(v)), expected an array of stage names: \(preview(answer))") }
+      for item in a {
+        guard case .string(let s) = item else { throw .testee("its ready line's stages holds \(Input.kind(item)), expected stage names (strings): \(preview(answer))") }
+        stages.append(s)
+      }
+    }
     var semantics: Semantics = [:]
     if case .object(let s)? = o["semantics"] {
       for (k, v) in s {
@@ -100,7 +107,13 @@ package final class Session {
       }
     }
     var name = "testee"
-    if case .string(let n)? = o["name"] { name = n }
+    if let v = o["name"] {
+      guard case .string(let n) = v else { throw .testee("its ready line's name is \(Input.kind(v)), expected a string: \(preview(answer))") }
+      name = n
+    }
+    if let v = o["batch"], case .bool = v {} else if let v = o["batch"] {
+      throw .testee("its ready line's batch is \(Input.kind(v)), expected true or false: \(preview(answer))")
+    }
     let r = Ready(name: name, stages: stages, semantics: semantics, batch: o["batch"] == .bool(true))
     ready = r
     return r

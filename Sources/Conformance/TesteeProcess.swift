@@ -1,3 +1,5 @@
+import CBuildInfo
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -54,6 +56,7 @@ final class TesteeProcess {
       throw .testee("cannot start '\(command)': \(String(cString: strerror(rc)))")
     }
     pid = child
+    bullseye_child_group_add(child)
     input = ends[0][1]; output = ends[1][0]; errors = ends[2][0]
     for f in [input, output, errors] { _ = fcntl(f, F_SETFL, fcntl(f, F_GETFL) | O_NONBLOCK) }
   }
@@ -90,7 +93,7 @@ final class TesteeProcess {
     if reaped { return true }
     var status: Int32 = 0
     let r = waitpid(pid, &status, WNOHANG)
-    if r == pid || r < 0 { reaped = true; exitStatus = status }
+    if r == pid || r < 0 { reaped = true; exitStatus = status; bullseye_child_group_remove(pid) }
     return reaped
   }
 
@@ -100,6 +103,7 @@ final class TesteeProcess {
     _ = Glibc.kill(-pid, SIGKILL)
     var status: Int32 = 0
     _ = waitpid(pid, &status, 0)
+    bullseye_child_group_remove(pid)
     reaped = true
     exitStatus = status
   }

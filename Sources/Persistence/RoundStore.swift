@@ -12,6 +12,9 @@ public final class RoundStore: Sendable {
   /// it; with `existing`, so is one holding no tables (nothing to resume).
   public init(path: String, upsert: UpsertSemantics = .update, baselineOnly: Bool = false,
               existing: Bool = false) throws(PersistenceError) {
+    // SQLite reads an empty path as a private temporary database: a round saved
+    // there is gone when the store closes, which no caller means.
+    guard !path.isEmpty else { throw PersistenceError("the round database path is empty: expected a file path (or :memory:)") }
     self.path = path
     self.upsert = upsert
     do {

@@ -93,7 +93,8 @@ extension Scene {
     var tilt = spec.camera.tiltDeg ?? cam.uniform(0...25)
     if spec.camera.tiltDeg == nil, realRNG != nil { tilt = realRNG!.uniform(ranges.tiltDeg) }
     let tiltAxis = spec.camera.tiltAxisDeg ?? cam.uniform(0...180)
-    let focal = spec.camera.focalPx ?? cam.uniform(0.9...1.4) * maxSide
+    // As with the radius: a drawn focal length on a picture of a pixel or two is at least one pixel.
+    let focal = spec.camera.focalPx ?? max(1, cam.uniform(0.9...1.4) * maxSide)
     try check("camera.rotation_deg", rotation, -3600...3600)
     try check("camera.tilt_deg", tilt, 0...75)
     try check("camera.tilt_axis_deg", tiltAxis, -3600...3600)

@@ -9,4 +9,13 @@ const char *bullseye_build_commit(void);
 /// (a full disk, a closed pipe): the process's last check before exit 0.
 int bullseye_stdout_failed(void);
 
+/// Remembers a child's process group (its leader's pid): SIGINT, SIGTERM, SIGHUP
+/// or SIGQUIT then kill the group before the process dies of the signal, so no
+/// testee outlives the harness. Up to 64 groups at once; the first call installs
+/// the handlers (signals the parent ignored stay ignored).
+void bullseye_child_group_add(int group);
+
+/// Forgets a group added above (after it was killed and reaped).
+void bullseye_child_group_remove(int group);
+
 #endif
