@@ -39,6 +39,10 @@ public enum AtomicFile {
     if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
       throw .io(path: path, reason: "it is a directory, expected a file path")
     }
+    // A rename would replace a file its owner made read-only; refuse as a plain write would.
+    if access(path, F_OK) == 0, access(path, W_OK) != 0 {
+      throw .io(path: path, reason: "it is read-only: expected a file that may be replaced")
+    }
 
     var template = Array("\(directory)/.\(name).tmp-XXXXXX".utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }

@@ -10,9 +10,10 @@ struct CLIRunner {
 
   /// Runs with `args`; `env` adds or overrides environment variables for this
   /// run only; `cwd` is the working directory (default: this process's).
-  static func run(_ args: [String], env: [String: String] = [:], cwd: String? = nil) throws -> Result {
+  /// `executable` runs another program (a wrapper such as `setpriv`) with `args`.
+  static func run(_ args: [String], env: [String: String] = [:], cwd: String? = nil, executable: String? = nil) throws -> Result {
     let p = Process()
-    p.executableURL = binary
+    p.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? binary
     p.arguments = args
     if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
     if !env.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 } }

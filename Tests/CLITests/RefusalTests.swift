@@ -149,4 +149,24 @@ struct RefusalTests {
       #expect(r.stderr.contains("\(args[2]) '\(dir)/fake.onnx'"), "names the flag and file: \(r.stderr)")
     }
   }
+
+  /// As an unprivileged user (root may replace anything): a file its owner made read-only
+  /// is not renamed over, though the folder would allow it.
+  @Test func aReadOnlyOutputIsKept() throws {
+    let dir = try CLIRunner.scratch("refuse-read-only")
+    chmod(dir, 0o777)
+    let kept = dir + "/kept.png"
+    try "mine".write(toFile: kept, atomically: false, encoding: .utf8)
+    chmod(kept, 0o444)
+    let args = ["synth", "--size", "64x48", "--out", kept]
+    let r: CLIRunner.Result
+    if getuid() == 0 {
+      r = try CLIRunner.run(["--reuid", "65534", "--regid", "65534", "--clear-groups", CLIRunner.binary.path] + args, executable: "/usr/bin/setpriv")
+    } else {
+      r = try CLIRunner.run(args)
+    }
+    #expect(r.status == 2, "\(r.stderr)")
+    #expect(r.stderr.contains("read-only"), "\(r.stderr)")
+    #expect(try String(contentsOfFile: kept, encoding: .utf8) == "mine")
+  }
 }
