@@ -40,7 +40,7 @@ detector-floor: build
 	@echo "== arrow-detector alone, realistic scenes"
 	$(BIN) eval archery --images 30 --seed 7000000 --style realistic --floor recall=0.707,precision=0.531,scored=0.593
 	@echo "== arrow-detector + arrow-refiner under --profile best, realistic scenes"
-	$(BIN) eval archery --images 30 --seed 7000000 --style realistic --profile best --floor recall=0.587,precision=0.659,scored=0.540
+	$(BIN) eval archery --images 30 --seed 7000000 --style realistic --profile best --floor recall=0.720,precision=0.649,scored=0.653
 
 bench: build
 	$(BIN) bench synth --size 1280x960 --arrows 6 --repeat 5

@@ -83,10 +83,12 @@ extension ArcheryPipeline {
   /// `windows: .region`, in the region's: the region's crop is refined and the
   /// answers moved back.
   static func refine(_ arrows: [Detection], _ r: RunRequest, refiner: ArrowRefiner, look: (region: PixelRegion, crop: RGBA8Image)?) throws -> [Detection] {
+    let fallback = r.profile.gateFallback.map { (gate: $0, confidence: r.profile.confidence) }
     guard r.profile.zoom?.windows == .region, let (region, crop) = look else {
-      return try ArrowRefinement.run(arrows, image: r.image, refiner: refiner, threads: r.threads)
+      return try ArrowRefinement.run(arrows, image: r.image, refiner: refiner, threads: r.threads, fallback: fallback)
     }
-    return try ArrowRefinement.run(arrows.map { shifted($0, by: region, sign: -1) }, image: crop, refiner: refiner, threads: r.threads)
+    return try ArrowRefinement.run(arrows.map { shifted($0, by: region, sign: -1) }, image: crop, refiner: refiner, threads: r.threads,
+                                   fallback: fallback)
       .map { shifted($0, by: region, sign: 1) }
   }
 

@@ -96,7 +96,11 @@ enum ArrowRefinement {
   /// a peak refiner ([1, 3 or 6, H, W] over the whole window, see `peaks`) turns it into every entry its
   /// window shows. Kept points take the refiner's probability as confidence;
   /// points that land together are merged.
-  static func run(_ arrows: [Detection], image: RGBA8Image, refiner: ArrowRefiner, threads: Int = 1) throws -> [Detection] {
+  ///
+  /// `fallback` (a gated refiner only): a candidate scored at least `confidence` whose window's gate
+  /// reaches `gate` but whose map shows no entry keeps the gate's point, at the gate's probability.
+  static func run(_ arrows: [Detection], image: RGBA8Image, refiner: ArrowRefiner, threads: Int = 1,
+                  fallback: (gate: Double, confidence: Double)? = nil) throws -> [Detection] {
     let s = refiner.settings
     guard let input = refiner.model.inputs.first, let output = refiner.model.outputs.first(where: { $0.name == "refined" }) ?? refiner.model.outputs.first else {
       throw PipelineError("refiner '\(refiner.name)' has no inputs or outputs: expected one crop input and one output")
@@ -117,8 +121,14 @@ enum ArrowRefinement {
           let crop = try Tensor(shape: [1, 3, s.crop, s.crop], scalars:
                             try ModelInput.window(image, cx: Double(d.centerX), cy: Double(d.centerY), side: s.windowInputPx * scale, out: s.crop))
           var found: [Peak] = []
-          if let o = try look(at: crop, model: model, refiner: refiner, input: input.name, output: output.name, gate: gate?.name) {
+          if let (o, window) = try look(at: crop, model: model, refiner: refiner, input: input.name, output: output.name, gate: gate?.name) {
             found = try entries(o, settings: s, refiner: refiner.name)
+            if found.isEmpty, let f = fallback, let window, window.p >= f.gate, Double(d.confidence) >= f.confidence {
+              // The map is what misses real arrows on hard pictures; a box the detector alone
+              // would report and the gate believes is not thrown away for its silence.
+              answers.set(i, [window])
+              continue
+            }
             // Only a window with one entry and no partner is read again: where two
             // entries touch, other views may point a cell at the other one.
             if s.views > 1, found.count == 1 {
@@ -177,17 +187,21 @@ enum ArrowRefinement {
                  accept: s.accept, trust: s.trustInputPx, pairAccept: s.pairAccept)
   }
 
-  /// The refiner's output for one window; nil when the gate turns the window down.
-  static func look(at crop: Tensor, model: InferenceModel, refiner: ArrowRefiner, input: String, output: String, gate: String?) throws -> Tensor? {
+  /// The refiner's output for one window and, with a gate, the gate's own point;
+  /// nil when the gate turns the window down.
+  static func look(at crop: Tensor, model: InferenceModel, refiner: ArrowRefiner, input: String, output: String,
+                   gate: String?) throws -> (Tensor, window: Peak?)? {
     let out = try model.run([input: crop], threads: 1)
+    var window: Peak?
     if let gate {
       guard let w = out[gate], w.scalars.count == 3 else {
         throw PipelineError("refiner '\(refiner.name)' output 'window' is not [probability, dx, dy]")
       }
       guard Double(w.scalars[0]) >= refiner.settings.gateAccept else { return nil }
+      window = Peak(x: Double(w.scalars[1]), y: Double(w.scalars[2]), p: Double(w.scalars[0]))
     }
     guard let o = out[output] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output)'") }
-    return o
+    return (o, window)
   }
 }
 

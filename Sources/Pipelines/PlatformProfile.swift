@@ -28,6 +28,11 @@ public struct PlatformProfile: Sendable, Hashable {
   /// A second, closer look of the detector at a face that fills little of the
   /// photo (nil: one look, as the apps take).
   public var zoom: ZoomSettings? = nil
+  /// With a gated refiner: a candidate the detector alone would report (at least
+  /// `confidence`) whose window the gate passes at this probability, but in which the
+  /// map finds no entry, keeps the gate's own point (nil: the map alone decides, as
+  /// `--refiner` on an app profile reads it).
+  public var gateFallback: Double? = nil
 
   /// The table.
   public static let all: [PlatformProfile] = [
@@ -39,10 +44,10 @@ public struct PlatformProfile: Sendable, Hashable {
                     coordinates: .keepCoordinates, refine: false, outside: .keep),
     // Not an app: the most accurate configuration that ships (refiner on, Android's
     // NMS and letterbox, the drag that keeps overshoot, coordinates kept, off-face boxes dropped,
-    // a closer look at a small face).
+    // a closer look at a small face, confident boxes the gate believes kept where the map is empty).
     PlatformProfile(name: "best", preprocess: "letterbox", roundedPadding: true, inputSize: 640, confidence: 0.35,
                     nms: .greedySorted, iou: 0.50, ids: .int, drag: .startPlusTranslation, layout: .ultralytics,
-                    coordinates: .keepCoordinates, refine: true, outside: .drop, zoom: .shipped),
+                    coordinates: .keepCoordinates, refine: true, outside: .drop, zoom: .shipped, gateFallback: 0.3),
   ]
 
   /// Looks a profile up by name.

@@ -105,6 +105,33 @@ struct RefinementPeakTests {
     }
   }
 
+  /// `gateFallback` (best): a candidate at or above the profile's confidence whose gate passes the
+  /// fallback but whose map shows no entry is kept at the gate's point, with the gate's probability;
+  /// the faint candidate stays dropped, and a gate below the fallback or no fallback keeps nothing.
+  @Test func confidentBoxesTheGateBelievesOutliveASilentMap() throws {
+    let cases: [(String, Double?, Bool)] = [("refiner-peaks-gate09.onnx", 0.3, true), ("refiner-peaks-gate09.onnx", nil, false),
+                                            ("refiner-peaks-gate02.onnx", 0.3, false)]
+    for (fixture, fallback, kept) in cases {
+      var (g, truth) = try RefinementTests().request(refiner: fixture)
+      g.refiner?.settings.accept = 0.99  // above every cell of the fixture's map: it shows no entry
+      g.refiner?.settings.gateAccept = 0.1
+      g.profile.gateFallback = fallback
+      let r = try ArcheryPipeline.run(g).detections
+      guard kept else {
+        #expect(r.isEmpty, "\(fixture) \(String(describing: fallback))")
+        continue
+      }
+      let arrows = truth.arrows(in: .shafts)
+      // one per true arrow: the wide duplicate (2 input px away) merges into the first, the faint box is below 0.35
+      #expect(r.count == arrows.count)
+      for t in arrows {
+        let near = r.filter { hypot(Double($0.pixelX) - t.pixelX, Double($0.pixelY) - t.pixelY) < 1 }
+        #expect(near.count == 1, "one kept at the gate's point (offset 0, 0) of the box on (\(t.pixelX), \(t.pixelY))")
+        #expect(near.first?.confidence == Double(Float(0.9)))
+      }
+    }
+  }
+
   /// Cells of another size (a 96x96 map over a 48 px window: 0.5 px): cell
   /// centres, the trust radius and so every entry scale with it; offsets stay in input px.
   @Test func cellSizeScalesCentresNotOffsets() {

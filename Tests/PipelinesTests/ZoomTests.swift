@@ -96,7 +96,11 @@ struct ZoomTests {
                            expectedArrows: 5)
     let look = try #require(try ArcheryPipeline.closerLook(whole, face: face, model: model, name: "d"))
     let refined = try ArcheryPipeline.refine(look.arrows, whole, refiner: refiner, look: (look.region, look.crop))
-    let alone = try ArrowRefinement.run(look.arrows.map { ArcheryPipeline.shifted($0, by: look.region, sign: -1) }, image: scene, refiner: refiner)
+    // the same rules as the pipeline's, its gate fallback included
+    let fallback = profile.gateFallback.map { (gate: $0, confidence: profile.confidence) }
+    #expect(fallback != nil)
+    let alone = try ArrowRefinement.run(look.arrows.map { ArcheryPipeline.shifted($0, by: look.region, sign: -1) }, image: scene, refiner: refiner,
+                                        fallback: fallback)
     #expect(!alone.isEmpty)
     #expect(refined.count == alone.count)
     for (a, b) in zip(refined, alone) {
