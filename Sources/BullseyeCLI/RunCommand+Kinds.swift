@@ -147,16 +147,16 @@ extension SynthCommand {
   func writeDataset(_ dir: String) throws {
     let dk = kind.dataset
     let s = size
-    let set = impacts
-    var spec = DatasetSpec(kind: dk, count: count, seed: seed)
+    let set = impacts ?? .shafts, total = count ?? 100
+    var spec = DatasetSpec(kind: dk, count: total, seed: seed)
     spec.width = s.width; spec.height = s.height; spec.impacts = set
-    spec.impactBox = impactBox
+    spec.impactBox = impactBox ?? .wide
     spec.touchingShare = touchingShare
     spec.cardStyle = style?.cards ?? .realism
     spec.archeryStyle = style?.archery ?? .classic
     spec.faces = faces.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(in: .whitespaces) } }
     do {
-      let counts = try DatasetWriter.write(spec, to: dir) { n in if n % 100 == 0 { writeLine("\(n)/\(count) images") } }
+      let counts = try DatasetWriter.write(spec, to: dir) { n in if n % 100 == 0 { writeLine("\(n)/\(total) images") } }
       writeLine("wrote \(counts["train"] ?? 0) train and \(counts["val"] ?? 0) val images to \(dir) (YOLO labels, data.yaml, COCO JSON)")
     } catch let e as CoreError { throw CLIError(e) } catch let e as SynthError { throw CLIError(e) } catch let e as SetCardsError { throw CLIError(e) } catch let e as CanvasError { throw CLIError(e) }
   }

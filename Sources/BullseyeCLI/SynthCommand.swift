@@ -25,11 +25,11 @@ struct SynthCommand: ParsableCommand {
   @Option(parsing: .unconditional, help: "Image size WIDTHxHEIGHT, sides 1...16384.", transform: ImageSize.argument) var size = ImageSize(width: 1280, height: 960)
   @Option(help: "A scene file (YAML) describing the scene.") var scenario: String?
   @Option(help: "Write a training dataset here instead of one image (with --count).") var dataset: String?
-  @Option(parsing: .unconditional, help: "Images in the dataset.") var count: Int = 100
-  @Option(help: "Which impacts a target dataset labels: shafts (holes without shafts are negatives, like old holes) or all.")
-  var impacts: ImpactSet = .shafts
-  @Option(name: .customLong("impact-box"), help: "Label box of a target dataset's impacts: wide (six shaft diameters, at least 12 px) or hole (two, at least 8 px).")
-  var impactBox: ImpactBox = .wide
+  @Option(parsing: .unconditional, help: "Images in the dataset (default 100).") var count: Int?
+  @Option(help: "Which impacts a target dataset labels: shafts (holes without shafts are negatives, like old holes; the default) or all.")
+  var impacts: ImpactSet?
+  @Option(name: .customLong("impact-box"), help: "Label box of a target dataset's impacts: wide (six shaft diameters, at least 12 px; the default) or hole (two, at least 8 px).")
+  var impactBox: ImpactBox?
   @Option(name: .customLong("touching-share"), parsing: .unconditional,
           help: "Share of drawn arrows placed touching the arrow before them (random target scenes and datasets; default 0.10, at most 0.78).")
   var touchingShare: Double?
@@ -58,8 +58,18 @@ struct SynthCommand: ParsableCommand {
     if let d = diameterCm, !(d.isFinite && SceneLimits.diameterCm.contains(d)) {
       throw ValidationError("--diameter-cm \(d) is out of range: expected \(SceneLimits.diameterCm.lowerBound)...\(SceneLimits.diameterCm.upperBound)")
     }
-    if !DatasetSpec.counts.contains(count) {
+    if let count, !DatasetSpec.counts.contains(count) {
       throw ValidationError("--count \(count) is out of range: expected \(DatasetSpec.counts.lowerBound)...\(DatasetSpec.counts.upperBound)")
+    }
+    // A flag that does nothing here is a mistake worth saying, not a silent default.
+    if dataset == nil {
+      for (flag, given) in [("--count", count != nil), ("--faces", faces != nil), ("--impacts", impacts != nil), ("--impact-box", impactBox != nil)] where given {
+        throw ValidationError("\(flag) needs --dataset: one image is drawn from --seed, --face and --arrows")
+      }
+    } else {
+      for (flag, given) in [("--out", out != nil), ("--truth", truth != nil), ("--overlay", overlay != nil), ("--scenario", scenario != nil)] where given {
+        throw ValidationError("\(flag) does not go with --dataset: a dataset writes its own images, labels and annotations")
+      }
     }
   }
 

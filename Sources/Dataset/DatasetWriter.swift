@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 import Core
 import Scoring
@@ -56,12 +57,51 @@ struct LabelledBox {
 /// from the synthesizers: pose, tilt, light, noise, blur, backgrounds, wear,
 /// crossing and touching shafts, holes without shafts.
 package enum DatasetWriter {
-  /// Writes the dataset under `dir` (created if needed); returns per-split counts.
+  /// Writes the dataset as `dir`; returns per-split counts. It is built in a folder
+  /// beside `dir` and renamed into place whole, so a failure leaves `dir` as it was and
+  /// an earlier dataset there is replaced, never mixed with (its images beyond the new
+  /// count would train too). A folder that holds anything but a dataset is refused.
   package static func write(_ spec: DatasetSpec, to dir: String, progress: (Int) -> Void = { _ in }) throws -> [String: Int] {
     guard DatasetSpec.counts.contains(spec.count) else {
       throw CoreError.invalidValue("--count \(spec.count) is out of range: expected \(DatasetSpec.counts.lowerBound)...\(DatasetSpec.counts.upperBound)")
     }
     try checkFaces(spec.faces)
+    let fm = FileManager.default
+    let target = URL(fileURLWithPath: dir).standardizedFileURL
+    var isDir: ObjCBool = false
+    let exists = fm.fileExists(atPath: target.path, isDirectory: &isDir)
+    if exists {
+      guard isDir.boolValue else { throw CoreError.io(path: dir, reason: "it is a file: expected a folder for the dataset") }
+      let items = (try? fm.contentsOfDirectory(atPath: target.path)) ?? []
+      guard items.isEmpty || items.contains("data.yaml") else {
+        throw CoreError.io(path: dir, reason: "it holds files and no data.yaml: expected a new or empty folder, or an earlier dataset to replace")
+      }
+    }
+    let parent = target.deletingLastPathComponent().path
+    guard !target.lastPathComponent.isEmpty, target.path != "/" else { throw CoreError.io(path: dir, reason: "expected a folder path") }
+    try makeDirectory(parent)
+    let staging = parent + "/.\(target.lastPathComponent).synth-\(getpid())"
+    try? fm.removeItem(atPath: staging)
+    defer { try? fm.removeItem(atPath: staging) }
+    let counts = try writeAll(spec, to: staging, progress: progress)
+    if exists {
+      let old = parent + "/.\(target.lastPathComponent).old-\(getpid())"
+      try? fm.removeItem(atPath: old)
+      guard rename(target.path, old) == 0 else { throw CoreError.io(path: dir, reason: String(cString: strerror(errno))) }
+      guard rename(staging, target.path) == 0 else {
+        let why = String(cString: strerror(errno))
+        _ = rename(old, target.path)
+        throw CoreError.io(path: dir, reason: why)
+      }
+      try? fm.removeItem(atPath: old)
+    } else {
+      guard rename(staging, target.path) == 0 else { throw CoreError.io(path: dir, reason: String(cString: strerror(errno))) }
+    }
+    return counts
+  }
+
+  /// The dataset's files under `dir`, created if needed.
+  static func writeAll(_ spec: DatasetSpec, to dir: String, progress: (Int) -> Void) throws -> [String: Int] {
     for sub in ["images/train", "images/val", "labels/train", "labels/val", "annotations"] { try makeDirectory(dir + "/" + sub) }
     var root = SeededGenerator(seed: spec.seed)
     var coco: [String: (images: [JSONValue], annotations: [JSONValue])] = ["train": ([], []), "val": ([], [])]

@@ -58,7 +58,13 @@ public struct GestureScript: Sendable, Decodable {
       try decoder.rejectUnknownKeys(Keys.self)
       let c = try decoder.container(keyedBy: Keys.self)
       if let arrow = try c.decodeIfPresent(Int.self, forKey: .drag) {
+        guard arrow >= 0 else {
+          throw DecodingError.dataCorruptedError(forKey: .drag, in: c, debugDescription: "drag \(arrow) is not an arrow index: expected 0 or more")
+        }
         let ts = try c.decode([[Double]].self, forKey: .translations)
+        guard ts.count <= 10_000 else {
+          throw DecodingError.dataCorruptedError(forKey: .translations, in: c, debugDescription: "\(ts.count) translations: expected at most 10000 in one drag")
+        }
         var g: [Gesture] = []
         for t in ts {
           guard t.count == 2, t.allSatisfy({ $0.isFinite && abs($0) < 1e6 }) else {
@@ -112,6 +118,13 @@ struct PersistSpec: Sendable, Decodable {
     prior = try c.decodeIfPresent([PriorEnd].self, forKey: .prior) ?? []
     resume = try c.decodeIfPresent(ResumeSemantics.self, forKey: .resume) ?? .seed002
     crashAfter = try c.decodeIfPresent(Int.self, forKey: .crashAfter)
+    if let n = crashAfter, !(0...1000).contains(n) {
+      throw DecodingError.dataCorruptedError(forKey: .crashAfter, in: c, debugDescription: "crash_after \(n) is out of range: expected 0...1000 arrows")
+    }
+    var seen = Set<Int>()
+    for e in prior where !seen.insert(e.end).inserted {
+      throw DecodingError.dataCorruptedError(forKey: .prior, in: c, debugDescription: "prior end \(e.end) is given twice: expected each end once")
+    }
     fromVersion36 = try c.decodeIfPresent(Bool.self, forKey: .fromVersion36) ?? false
   }
 
@@ -125,7 +138,18 @@ struct PersistSpec: Sendable, Decodable {
       try decoder.rejectUnknownKeys(CodingKeys.self)
       let c = try decoder.container(keyedBy: CodingKeys.self)
       end = try c.decode(Int.self, forKey: .end)
+      guard (1...1000).contains(end) else {
+        throw DecodingError.dataCorruptedError(forKey: .end, in: c, debugDescription: "prior end \(end) is out of range: expected 1...1000")
+      }
       arrows = try c.decode([[JSONScalar]].self, forKey: .arrows)
+      for (i, a) in arrows.enumerated() {
+        // [score, is_x, x, y]: a whole score, a flag, coordinates finite or null.
+        let why = "prior end \(end) arrow \(i + 1) is [\(a.map(\.text).joined(separator: ", "))]: expected [score, is_x, x, y] with a whole score 0...100, true or false, and finite x, y (or null)"
+        guard a.count == 4, let score = a[0].double, score.rounded() == score, (0...100).contains(score), a[1].bool != nil,
+              a[2...].allSatisfy({ $0 == .null || ($0.double?.isFinite ?? false) }) else {
+          throw DecodingError.dataCorruptedError(forKey: .arrows, in: c, debugDescription: why)
+        }
+      }
       complete = try c.decodeIfPresent(Bool.self, forKey: .complete) ?? true
     }
   }
@@ -140,6 +164,14 @@ enum JSONScalar: Sendable, Decodable, Hashable {
   }
   var double: Double? { if case .number(let d) = self { return d }; return nil }
   var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
+  /// As the scenario spells it, for messages.
+  var text: String {
+    switch self {
+    case .number(let d): return d.description
+    case .bool(let b): return String(b)
+    case .null: return "null"
+    }
+  }
 }
 
 /// Explicit expectations checked besides the goldens (every run profile).

@@ -130,6 +130,9 @@ enum ScenarioRunner {
               guard a.count == 4, let score = a[0].double, let isX = a[1].bool else {
                 throw PersistenceError("prior end \(e.end) arrow \(i + 1) is not [score, is_x, x, y]")
               }
+              guard face.possibleScores.contains(Int(score)), !isX || face.xScores.contains(Int(score)) else {
+                throw PersistenceError("prior end \(e.end) arrow \(i + 1) scores \(Int(score))\(isX ? " X" : ""): expected one of \(face.id)'s scores (\(face.possibleScoresListed)), X only on \(face.xScores.sorted(by: >).map(String.init).joined(separator: ", "))")
+              }
               try st.saveArrowScore(round: r, end: e.end, arrow: i + 1, score: Int(score), isX: isX, x: a[2].double, y: a[3].double)
             }
             if e.complete { try st.completeEnd(round: r, end: e.end) }

@@ -11,30 +11,33 @@ extension RoundStore {
         throw PersistenceError("round \(round) does not exist in '\(path)'")
       }
       let rc = Cells(row: r, table: "rounds", id: round)
-      let arrowsPerEnd: Int = try rc.value("arrows_per_end"), endCount: Int = try rc.value("end_count")
-      guard arrowsPerEnd >= 1 else { throw rc.wrong("arrows_per_end", "expected 1 or more") }
-      guard endCount >= 0 else { throw rc.wrong("end_count", "expected 0 or more") }
+      let arrowsPerEnd = try rc.whole("arrows_per_end", in: 1...Self.numberLimit)
+      let endCount = try rc.whole("end_count", in: 0...Self.numberLimit)
       let ends = try Row.fetchAll(db, sql: "SELECT * FROM end_scores WHERE round_id = ? ORDER BY end_number", arguments: [round])
       return RoundSnapshot(
         id: round, name: try rc.value("name"), face: try rc.value("face"), arrowsPerEnd: arrowsPerEnd, endCount: endCount,
         status: try rc.value("status"),
         ends: try ends.map { e in
           let ec = Cells(row: e, table: "end_scores", id: e["id"] as Int64?)
-          let endNumber: Int = try ec.value("end_number"), endID: Int64 = try ec.value("id")
+          let endNumber = try ec.whole("end_number", in: 1...Self.numberLimit), endID: Int64 = try ec.value("id")
           let arrows = try Row.fetchAll(db, sql: "SELECT * FROM arrow_scores WHERE end_score_id = ? ORDER BY arrow_number", arguments: [endID])
           return RoundSnapshot.End(
             number: endNumber, total: try ec.value("total_score"), xCount: try ec.value("x_count"),
-            isCompleted: try ec.value("is_completed"),
+            isCompleted: try ec.flag("is_completed"),
             arrows: try arrows.map { a in
               let ac = Cells(row: a, table: "arrow_scores", id: a["id"] as Int64?)
-              return StoredArrow(rowID: try ac.value("id"), endNumber: endNumber, arrowNumber: try ac.value("arrow_number"),
-                                 score: try ac.value("score_value"), isX: try ac.value("is_x"),
+              return StoredArrow(rowID: try ac.value("id"), endNumber: endNumber, arrowNumber: try ac.whole("arrow_number", in: 1...Self.numberLimit),
+                                 score: try ac.whole("score_value", in: -Self.numberLimit...Self.numberLimit), isX: try ac.flag("is_x"),
                                  x: try ac.coordinate("x_coordinate"), y: try ac.coordinate("y_coordinate"),
                                  inputMethod: try ac.value("input_method"))
             })
         })
     }
   }
+
+  /// The largest end, arrow or per-end count a stored round may hold: far beyond any
+  /// real round, and small enough that the arithmetic on it cannot overflow.
+  static let numberLimit = 1_000_000
 
   /// Arrows per end of round `round`, or nil when there is no such round: the
   /// most arrow numbers an end of it may hold and still resume.
@@ -107,6 +110,24 @@ struct Cells {
     let v: DatabaseValue = row[column]
     guard let t = T.fromDatabaseValue(v) else { throw wrong(column, "expected \(Self.kind(T.self))") }
     return t
+  }
+
+  /// A whole number stored as one (not 9.5, not text) within `range`.
+  func whole(_ column: String, in range: ClosedRange<Int>) throws -> Int {
+    guard row.hasColumn(column) else { throw PersistenceError("\(table) has no column \(column): expected the app's schema") }
+    let v: DatabaseValue = row[column]
+    guard case .int64(let i) = v.storage, let n = Int(exactly: i), range.contains(n) else {
+      throw wrong(column, "expected a whole number in \(range.lowerBound)...\(range.upperBound)")
+    }
+    return n
+  }
+
+  /// A stored flag: 0 or 1, nothing else.
+  func flag(_ column: String) throws -> Bool {
+    guard row.hasColumn(column) else { throw PersistenceError("\(table) has no column \(column): expected the app's schema") }
+    let v: DatabaseValue = row[column]
+    guard case .int64(let i) = v.storage, i == 0 || i == 1 else { throw wrong(column, "expected 0 or 1") }
+    return i == 1
   }
 
   /// A stored coordinate: NULL (dropped), or a finite number within Float's range.

@@ -26,8 +26,16 @@ package struct YAMLDocument: @unchecked Sendable {
 /// Strict YAML decoding shared by every scenario format: unknown keys and
 /// wrong types are errors that name the file, line and column.
 package enum StrictYAML {
+  /// The largest YAML text any reader takes.
+  package static let maximumBytes = 1 << 20
+
   /// Parses `text` (the contents of `path`) once; decode it with `decode(_:_:extraKeys:)`.
   package static func parse(_ text: String, path: String) throws(YAMLLocatedError) -> YAMLDocument {
+    // Scenario and gesture files are written by hand (the largest shipped is 6 KB); a parsed
+    // node costs about a thousand times its text, so a generated megabyte would take gigabytes.
+    guard text.utf8.count <= maximumBytes else {
+      throw YAMLLocatedError(location: path, message: "the file is \(text.utf8.count) bytes: expected a YAML file of at most \(maximumBytes / 1024) KiB")
+    }
     do {
       let parser = try Parser(yaml: text, resolver: Resolver.basic.appending(.merge), encoding: .default)
       return YAMLDocument(text: text, path: path, root: try parser.singleRoot() ?? "", parser: parser)
