@@ -58,6 +58,9 @@ public struct ArcheryScenario: Sendable, Decodable {
     precision = try c.decodeIfPresent(Precision.self, forKey: .precision) ?? .float32Native
     confirmPrecision = try c.decodeIfPresent(Precision.self, forKey: .confirmPrecision) ?? .double
     arrowMM = try c.decodeIfPresent(Double.self, forKey: .arrowMM)
+    if let v = arrowMM, !(v.isFinite && (0...50).contains(v)) {
+      throw DecodingError.dataCorruptedError(forKey: .arrowMM, in: c, debugDescription: "arrow_mm \(v) is out of range: expected a shaft diameter in 0...50 mm")
+    }
     spots = try c.decodeIfPresent(SpotRule.self, forKey: .spots) ?? .nearest
     overrides = try c.decodeIfPresent(ProfileOverrides.self, forKey: .overrides) ?? ProfileOverrides()
     detector = try c.decodeIfPresent(DetectorSpec.self, forKey: .detector) ?? DetectorSpec()
@@ -88,6 +91,9 @@ public struct ArcheryScenario: Sendable, Decodable {
     }
     if let marks, let face = try? scene.faceAndDiameter().face, let problem = marks.problem(on: face) {
       throw DecodingError.dataCorruptedError(forKey: .marks, in: c, debugDescription: problem)
+    }
+    if let twice = profiles.first(where: { p in profiles.filter { $0 == p }.count > 1 }) {
+      throw DecodingError.dataCorruptedError(forKey: .profile, in: c, debugDescription: "profile '\(twice)' is listed twice: expected each profile once")
     }
     guard !profiles.isEmpty else {
       throw DecodingError.dataCorruptedError(forKey: .profile, in: c, debugDescription: "profile is an empty list: expected a profile or a list of them (ios, android, best)")
@@ -122,7 +128,21 @@ public struct ArcheryScenario: Sendable, Decodable {
   package static func isISO8601(_ t: String) -> Bool {
     let plain = ISO8601DateFormatter(), fractional = ISO8601DateFormatter()
     fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return plain.date(from: t) != nil || fractional.date(from: t) != nil
+    guard plain.date(from: t) != nil || fractional.date(from: t) != nil else { return false }
+    // The formatter rolls 2024-02-30 over to March and takes five-digit years; a stored
+    // created_at must be the calendar date it says.
+    let d = Array(t.utf8)
+    func number(_ r: Range<Int>) -> Int? {
+      guard r.upperBound <= d.count, d[r].allSatisfy({ (48...57).contains($0) }) else { return nil }
+      return d[r].reduce(0) { $0 * 10 + Int($1 - 48) }
+    }
+    guard d.count >= 19, d[4] == UInt8(ascii: "-"), d[7] == UInt8(ascii: "-"), d[10] == UInt8(ascii: "T"),
+          let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+          let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+          (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return false }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    return (1...days).contains(day)
   }
 
   /// Decodes a scenario file's text; errors name `path:line:column`.
@@ -158,6 +178,11 @@ struct ProfileOverrides: Sendable, Decodable {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     confidence = try c.decodeIfPresent(Double.self, forKey: .confidence)
     iou = try c.decodeIfPresent(Double.self, forKey: .iou)
+    for (key, v) in [(CodingKeys.confidence, confidence), (.iou, iou)] {
+      if let v, !(v.isFinite && (0...1).contains(v)) {
+        throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\(key.stringValue) \(v) is out of range: expected 0...1")
+      }
+    }
     nms = try c.decodeIfPresent(NMSVariant.self, forKey: .nms)
     drag = try c.decodeIfPresent(DragSemantics.self, forKey: .drag)
     preprocess = try c.decodeIfPresent(String.self, forKey: .preprocess)
@@ -223,6 +248,9 @@ struct DetectorSpec: Sendable, Decodable {
       throw DecodingError.dataCorruptedError(forKey: .source, in: c, debugDescription: "detector source 'face' needs 'points: [[x, y], ...]' in face coordinates")
     }
     confidences = try c.decodeIfPresent([Double].self, forKey: .confidences) ?? [0.9]
+    if confidences.isEmpty || confidences.contains(where: { !($0.isFinite && (0...1).contains($0)) }) {
+      throw DecodingError.dataCorruptedError(forKey: .confidences, in: c, debugDescription: "confidences \(confidences) are not all in 0...1: expected one or more detector confidences, cycled over the arrows")
+    }
     boxes = try c.decodeIfPresent([BoxSpec].self, forKey: .boxes) ?? []
     targetBox = try c.decodeIfPresent(Bool.self, forKey: .targetBox) ?? true
     model = try c.decodeIfPresent(String.self, forKey: .model)

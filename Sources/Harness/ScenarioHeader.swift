@@ -49,6 +49,11 @@ struct ScenarioHeader: Sendable {
             let kind = JSONTolerance(rawValue: name), let reason = m["reason"]?.string, !reason.isEmpty else {
         throw GoldenError("\(file): each tolerance needs path, tolerance (exact|close|loose) and a reason")
       }
+      // A path is dot-separated keys or array positions, '*' for any one: anything else matches nothing, silently.
+      let parts = p.split(separator: ".", omittingEmptySubsequences: false)
+      guard parts.allSatisfy({ $0 == "*" || (!$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) }) else {
+        throw GoldenError("\(file): tolerance path '\(p)' is not a result path: expected keys and positions joined by '.', '*' for any one (e.g. runs.*.result.target.*)")
+      }
       tol.append(PathTolerance(pattern: p, tolerance: kind, reason: reason))
     }
     tolerances = tol

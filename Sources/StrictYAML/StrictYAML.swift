@@ -108,6 +108,10 @@ package enum StrictYAML {
       if text.hasPrefix("unknown key '"), let colon = text.firstRange(of: "': ") {
         // Name array positions as frames[0].yolo[1], not "Index 0".
         text = "unknown key '\(dotted(c.codingPath))" + text[colon.lowerBound...]
+      } else if text.hasPrefix("Cannot initialize "), let value = text.firstRange(of: " from invalid String value ") {
+        // Swift's own words name its type ("Cannot initialize Background from …"); say the key and the value.
+        let found = text[value.upperBound...]
+        text = "'\(dotted(c.codingPath))' is '\(found)', which is not one of its names: expected a name Scenarios/README.md lists for it"
       }
       return (c.codingPath, text)
     @unknown default:

@@ -39,6 +39,8 @@ public struct SceneSpec: Sendable, Hashable, Decodable {
       throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "kind '\(kind)' is not a target scene: expected archery")
     }
     id = try c.decodeIfPresent(String.self, forKey: .id)
+    // Read only by people, but a list or mapping there is a mistake in the file.
+    _ = try c.decodeIfPresent(String.self, forKey: .description)
     face = try c.decode(String.self, forKey: .face)
     diameterCm = try c.decodeIfPresent(Double.self, forKey: .diameterCm)
     seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? 0

@@ -169,4 +169,26 @@ struct RefusalTests {
     #expect(r.stderr.contains("read-only"), "\(r.stderr)")
     #expect(try String(contentsOfFile: kept, encoding: .utf8) == "mine")
   }
+
+  /// A dataset is replaced whole (no images of an earlier, larger one left to train on),
+  /// a folder of other files is refused, and flags that do nothing without --dataset are refused.
+  @Test func datasetsReplaceEarlierOnesAndNothingElse() throws {
+    let dir = try CLIRunner.scratch("refuse-dataset")
+    let ds = dir + "/ds"
+    #expect(try CLIRunner.run(["synth", "--dataset", ds, "--count", "6", "--size", "64x48"]).status == 0)
+    let again = try CLIRunner.run(["synth", "--dataset", ds, "--count", "2", "--size", "64x48"])
+    #expect(again.status == 0, "\(again.stderr)")
+    let train = try FileManager.default.contentsOfDirectory(atPath: ds + "/images/train").sorted()
+    #expect(train == ["000000.png", "000001.png"], "\(train)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["ds"], "no staging left")
+    let other = dir + "/other"
+    try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+    try "mine".write(toFile: other + "/notes.txt", atomically: true, encoding: .utf8)
+    let refused = try CLIRunner.run(["synth", "--dataset", other, "--count", "2", "--size", "64x48"])
+    #expect(refused.status == 2)
+    #expect(refused.stderr.contains("no data.yaml"), "\(refused.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: other) == ["notes.txt"])
+    let idle = try CLIRunner.run(["synth", "--count", "3", "--out", dir + "/one.png"])
+    #expect(idle.status == 2 && idle.stderr.contains("--count needs --dataset"), "\(idle.stderr)")
+  }
 }

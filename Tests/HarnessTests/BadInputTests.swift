@@ -41,7 +41,7 @@ struct BadInputTests {
 
   @Test(arguments: try files("yaml"))
   func scenarioIsRefused(name: String) throws {
-    let out = NSTemporaryDirectory() + "bullseye-bad-\(getpid())"
+    let out = NSTemporaryDirectory() + "bullseye-bad-\(getpid())-\(name)"
     let error = #expect(throws: (any Error).self, "\(name)") {
       try Verifier.render([Self.root + "/yaml/" + name], root: Self.root + "/yaml", out: out)
     }

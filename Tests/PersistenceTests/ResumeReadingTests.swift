@@ -62,7 +62,10 @@ struct ResumeReadingTests {
     ("UPDATE arrow_scores SET x_coordinate = 'abc'", "arrow_scores row 1, x_coordinate 'abc': expected a finite number"),
     ("UPDATE arrow_scores SET x_coordinate = 1e308", "x_coordinate 1e+308: expected a finite number within Float's range"),
     ("UPDATE arrow_scores SET score_value = 'ten'", "arrow_scores row 1, score_value 'ten': expected a whole number"),
-    ("UPDATE rounds SET arrows_per_end = -3", "rounds row 1, arrows_per_end -3: expected 1 or more"),
+    ("UPDATE rounds SET arrows_per_end = -3", "rounds row 1, arrows_per_end -3: expected a whole number in 1...1000000"),
+    ("UPDATE end_scores SET end_number = 9223372036854775807", "end_number 9223372036854775807: expected a whole number in 1...1000000"),
+    ("UPDATE arrow_scores SET score_value = 9.5", "arrow_scores row 1, score_value 9.5: expected a whole number"),
+    ("UPDATE end_scores SET is_completed = 5", "is_completed 5: expected 0 or 1"),
     ("UPDATE arrow_scores SET score_value = 999", "has score 999: expected one of 10, 9, 8"),
     ("UPDATE arrow_scores SET score_value = 9, is_x = 1", "has score 9 with is_x: expected one of"),
   ])
