@@ -62,6 +62,9 @@ struct ModelRun: ParsableCommand {
   func validate() throws {
     guard (input == nil) != (image == nil) else { throw ValidationError("give exactly one of --input IN.npy or --image PHOTO.png") }
     guard !(letterbox && stretch) else { throw ValidationError("--letterbox and --stretch exclude each other") }
+    if input != nil, letterbox || stretch {
+      throw ValidationError("--\(letterbox ? "letterbox" : "stretch") needs --image: an --input tensor goes to the model as it is")
+    }
     guard (1...64).contains(threads) else { throw ValidationError("--threads \(threads) is out of range: expected 1...64") }
     guard (1...10_000).contains(repeat_) else { throw ValidationError("--repeat \(repeat_) is out of range: expected 1...10000") }
   }

@@ -6,6 +6,7 @@ import Core
 enum OutputPaths {
   static func checkWritable(_ path: String, flag: String) throws {
     if path == AtomicFile.standardOutput { return }
+    guard !path.isEmpty else { throw CLIError(message: "\(flag) is empty: expected a file path") }
     let url = URL(fileURLWithPath: path)
     let dir = url.deletingLastPathComponent().path
     var isDir: ObjCBool = false

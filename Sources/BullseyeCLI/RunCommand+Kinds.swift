@@ -112,7 +112,11 @@ struct RunSetCardsCommand: ParsableCommand {
     do {
       let detections = try ONNXCardDetector.detections(model: detModel, name: det, image: photo, threads: threads ?? ProcessorCount.available)
       return try SetPipeline.run(image: photo, detections: detections, classifier: .model(clsModel), profile: profile)
-    } catch let e as CoreError { throw CLIError(e) } catch { throw CLIError(message: firstLine(error)) }
+    } catch let e as CoreError { throw CLIError(e) } catch {
+      // A broken classifier is named like a broken detector (whose errors name their file).
+      let line = firstLine(error)
+      throw CLIError(message: line.hasPrefix("classifier output") ? "\(clsFlag) '\(cls)': \(line)" : line)
+    }
   }
 
   /// Reads `path` as an ONNX model; a failure is one line naming `flag` and the file.

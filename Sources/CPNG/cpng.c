@@ -107,6 +107,33 @@ static cpng_status check_signature(const uint8_t *data, size_t size, cpng_error 
   return CPNG_OK;
 }
 
+// Walks the chunk headers up to IEND: libpng allocates a chunk's declared length before
+// reading it, so a 12-byte header claiming 2 GiB cost 2 GiB before "truncated" came.
+static cpng_status check_chunks(const uint8_t *data, size_t size, cpng_error *error) {
+  size_t at = 8;
+  while (at + 8 <= size) {
+    uint32_t length = (uint32_t)data[at] << 24 | (uint32_t)data[at + 1] << 16 |
+                      (uint32_t)data[at + 2] << 8 | (uint32_t)data[at + 3];
+    size_t remaining = size - at - 8;
+    if (length > 0x7fffffffu || (size_t)length + 4 > remaining) {
+      if (error != NULL) {
+        char type[5] = {0};
+        for (int i = 0; i < 4; i++) {
+          uint8_t c = data[at + 4 + i];
+          type[i] = (c >= 32 && c < 127) ? (char)c : '?';
+        }
+        snprintf(error->message, sizeof error->message,
+                 "chunk '%s' at offset %zu declares %u bytes but only %zu remain", type, at,
+                 length, remaining);
+      }
+      return CPNG_TRUNCATED;
+    }
+    if (memcmp(data + at + 4, "IEND", 4) == 0) return CPNG_OK;
+    at += 12 + (size_t)length;
+  }
+  return CPNG_OK;  // a missing IEND is libpng's to judge
+}
+
 static png_structp create_reader(cpng_io *io, png_infop *info) {
   png_structp png =
       png_create_read_struct(PNG_LIBPNG_VER_STRING, io, on_error, on_warning);
@@ -130,6 +157,8 @@ cpng_status cpng_read_header(const uint8_t *data, size_t size, cpng_header *head
     return CPNG_INVALID_ARGUMENT;
   }
   cpng_status status = check_signature(data, size, error);
+  if (status != CPNG_OK) return status;
+  status = check_chunks(data, size, error);
   if (status != CPNG_OK) return status;
 
   cpng_io io;
@@ -167,6 +196,8 @@ cpng_status cpng_decode_rgba8(const uint8_t *data, size_t size, uint32_t width,
     return CPNG_INVALID_ARGUMENT;
   }
   cpng_status status = check_signature(data, size, error);
+  if (status != CPNG_OK) return status;
+  status = check_chunks(data, size, error);
   if (status != CPNG_OK) return status;
 
   cpng_io io;

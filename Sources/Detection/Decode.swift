@@ -18,6 +18,19 @@ public func decodeOutput(_ values: [Float], shape: [Int], layout: OutputLayout) 
   guard broken == 0 else {
     throw .badTensor("output holds \(broken) non-finite values (NaN or infinity): expected finite box coordinates and scores")
   }
+  // Sigmoid scores and image-sized boxes: a model whose numbers are neither is broken,
+  // and its "detections" (confidence 1.9e32 at x 1.9e32) must not be scored.
+  let scoreRows = layout == .seed001 ? 4..<5 : 4..<rows
+  for r in scoreRows {
+    for a in 0..<anchors where !(0...1).contains(values[r * anchors + a]) {
+      throw .badTensor("output row \(r) holds \(values[r * anchors + a]) at anchor \(a): expected scores in 0...1")
+    }
+  }
+  for r in 0..<4 {
+    for a in 0..<anchors where abs(values[r * anchors + a]) > 1e6 {
+      throw .badTensor("output row \(r) holds \(values[r * anchors + a]) at anchor \(a): expected box values within ±1e6 input pixels")
+    }
+  }
   var out: [RawBox] = []
   out.reserveCapacity(anchors)
   for a in 0..<anchors {

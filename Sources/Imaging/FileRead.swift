@@ -9,7 +9,9 @@
 enum FileRead {
   /// Reads every byte of the regular file at `path`.
   static func all(path: String) throws(ImageError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    // Non-blocking: opening a FIFO for reading would otherwise wait for a writer forever
+    // before fstat could refuse it. Reads of a regular file are unaffected.
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { throw .cannotRead(path: path, reason: reason(errno)) }
     defer { close(fd) }
     var info = stat()

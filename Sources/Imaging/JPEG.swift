@@ -18,6 +18,15 @@ public enum JPEG {
     guard width > 0, height > 0 else { throw .jpegTruncated(detail: "no frame header (SOF) before the data ends: found \(bytes.count) bytes") }
     try limits.validate(width: Int(width), height: Int(height))
     let w = Int(width), h = Int(height)
+    // Huffman coding spends at least one bit on every 8x8 block's DC value, so a file
+    // can hold at most 8 · bytes blocks: a frame header claiming 16000² over a few
+    // kilobytes would otherwise cost a gigabyte before "truncated" came.
+    if isHuffmanCoded(bytes) {
+      let blocks = ((w + 7) / 8) * ((h + 7) / 8), least = blocks / 8
+      guard bytes.count >= least else {
+        throw .jpegTruncated(detail: "\(bytes.count) bytes cannot hold a \(w)x\(h) image: expected at least \(least)")
+      }
+    }
     if colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue) {
       return try decodeCMYK(bytes, decoder, width: width, height: height)
     }
@@ -32,6 +41,21 @@ public enum JPEG {
     }
     guard status == 0 else { throw decoder.error(header: false) }
     return RGBA8Image(unchecked: w, height: h, pixels: pixels)
+  }
+
+  /// Whether the frame header before the first scan is a Huffman one (SOF0–3, 5–7);
+  /// arithmetic coding (SOF9–15) can spend less than a bit on a block.
+  static func isHuffmanCoded(_ b: [UInt8]) -> Bool {
+    var at = 2
+    while at + 4 <= b.count, b[at] == 0xFF {
+      let m = b[at + 1]
+      if m == 0xFF { at += 1; continue }  // fill byte
+      if m == 0x01 || (0xD0...0xD8).contains(m) { at += 2; continue }
+      if (0xC0...0xCF).contains(m), m != 0xC4, m != 0xC8, m != 0xCC { return m < 0xC8 }
+      if m == 0xDA { return false }
+      at += 2 + (Int(b[at + 2]) << 8 | Int(b[at + 3]))
+    }
+    return false
   }
 
   /// A CMYK (or YCCK) JPEG, as print workflows save them: decoded to its

@@ -198,6 +198,11 @@ enum KernelISA {
 
 /// Reads a whole file, refusing files larger than `limit` bytes.
 func readFile(_ path: String, limit: Int) throws -> [UInt8] {
+  // Checked before opening: opening a FIFO waits for a writer, forever.
+  var before = stat()
+  if stat(path, &before) == 0, (before.st_mode & S_IFMT) != S_IFREG, (before.st_mode & S_IFMT) != S_IFDIR {
+    throw InferenceError(.io, "'\(path)' is not a regular file; expected an ONNX file.")
+  }
   guard let h = FileHandle(forReadingAtPath: path) else {
     throw InferenceError(.io, "Cannot open '\(path)'; expected a readable file.")
   }

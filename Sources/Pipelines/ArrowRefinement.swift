@@ -197,11 +197,32 @@ enum ArrowRefinement {
       guard let w = out[gate], w.scalars.count == 3 else {
         throw PipelineError("refiner '\(refiner.name)' output 'window' is not [probability, dx, dy]")
       }
+      guard (0...1).contains(w.scalars[0]), w.scalars[1...].allSatisfy({ $0.isFinite && abs($0) <= 1e6 }) else {
+        throw PipelineError("refiner '\(refiner.name)' output 'window' is \(w.scalars): expected a probability in 0...1 and finite offsets")
+      }
       guard Double(w.scalars[0]) >= refiner.settings.gateAccept else { return nil }
       window = Peak(x: Double(w.scalars[1]), y: Double(w.scalars[2]), p: Double(w.scalars[0]))
     }
     guard let o = out[output] else { throw PipelineError("refiner '\(refiner.name)' gave no '\(output)'") }
+    try checkAnswer(o, name: refiner.name, output: output)
     return (o, window)
+  }
+
+  /// A broken refiner (NaN weights) answers NaN, which no threshold passes: every arrow
+  /// would vanish without a word. Probabilities lie in 0...1 and offsets are finite.
+  static func checkAnswer(_ o: Tensor, name: String, output: String) throws {
+    let v = o.scalars
+    let plane = o.shape.count == 4 ? o.shape[2] * o.shape[3] : 1
+    let probabilities: [Int] = o.shape.count == 4 ? (o.shape[1] == 6 ? [0, 3] : [0]) : [0]
+    if let bad = v.firstIndex(where: { !$0.isFinite || abs($0) > 1e6 }) {
+      throw PipelineError("refiner '\(name)' output '\(output)' holds \(v[bad]) at \(bad): expected finite probabilities and offsets")
+    }
+    for c in probabilities {
+      let range = (c * plane)..<min(v.count, (c + 1) * plane)
+      if let bad = v[range].firstIndex(where: { !(0...1).contains($0) }) {
+        throw PipelineError("refiner '\(name)' output '\(output)' holds probability \(v[bad]) at \(bad): expected 0...1")
+      }
+    }
   }
 }
 

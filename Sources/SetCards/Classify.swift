@@ -122,9 +122,11 @@ enum Classify {
   }
 
   static func checkCount(_ v: [Double]) throws(SetCardsError) {
-    guard v.count == 12, v.allSatisfy(\.isFinite) else {
-      throw .invalid(name: "classifier output", value: "\(v.count) values",
-                     expected: "12 finite values (4 heads × 3)")
+    guard v.count == 12 else {
+      throw .invalid(name: "classifier output", value: "\(v.count) values", expected: "12 finite values (4 heads × 3)")
+    }
+    if let bad = v.first(where: { !$0.isFinite }) {
+      throw .invalid(name: "classifier output", value: "\(bad) among its 12 values", expected: "12 finite values (4 heads × 3)")
     }
   }
 }

@@ -63,6 +63,14 @@ public enum ONNXCardDetector {
     guard let t = out[o.name], t.shape.count == 3, t.shape[1] == 5 else {
       throw SetCardsError.file(location: path, message: "expected a [1, 5, anchors] output from '\(o.name)'")
     }
+    // A broken model (NaN weights) answers NaN, which would read as "0 cards" and pass.
+    let anchors = t.shape[2]
+    if let bad = t.scalars.firstIndex(where: { !$0.isFinite || abs($0) > 1e6 }) {
+      throw SetCardsError.file(location: path, message: "gives \(t.scalars[bad]) in '\(o.name)' (row \(bad / max(1, anchors)), anchor \(bad % max(1, anchors))): expected finite boxes within ±1e6 input pixels and scores")
+    }
+    if let bad = t.scalars[(4 * anchors)...].firstIndex(where: { !(0...1).contains($0) }) {
+      throw SetCardsError.file(location: path, message: "gives card score \(t.scalars[bad]) at anchor \(bad - 4 * anchors): expected scores in 0...1")
+    }
     return .tensor(t.scalars, anchors: t.shape[2], frame: frame)
   }
 

@@ -191,4 +191,17 @@ struct RefusalTests {
     let idle = try CLIRunner.run(["synth", "--count", "3", "--out", dir + "/one.png"])
     #expect(idle.status == 2 && idle.stderr.contains("--count needs --dataset"), "\(idle.stderr)")
   }
+
+  /// Broken models are named, not believed: NaN or absurd outputs are errors, never "no arrows" or
+  /// "0 cards" with exit 0; a FIFO given as a model or image is refused without waiting on it.
+  @Test func aFIFOIsRefusedAtOnce() throws {
+    let dir = try CLIRunner.scratch("refuse-fifo")
+    #expect(mkfifo(dir + "/pipe.onnx", 0o600) == 0)
+    let t0 = Date()
+    let inspect = try CLIRunner.run(["model", "inspect", dir + "/pipe.onnx"])
+    #expect(inspect.status == 2 && inspect.stderr.contains("not a regular file"), "\(inspect.stderr)")
+    let photo = try CLIRunner.run(["run", "archery", "--image", dir + "/pipe.onnx", "--out", dir + "/r.json"])
+    #expect(photo.status == 2 && photo.stderr.contains("not a regular file"), "\(photo.stderr)")
+    #expect(Date().timeIntervalSince(t0) < 30)
+  }
 }

@@ -18,6 +18,21 @@ struct DetectionTests {
     #expect(throws: DetectionError.self) { try decodeOutput([Float](repeating: 0, count: 14), shape: [1, 7, 2], layout: .seed001) }
   }
 
+  /// Numbers no detector gives (a score of 2, a box at 1e30) are a broken model, not detections.
+  @Test func scoresOutsideZeroToOneAndHugeBoxesAreRefused() throws {
+    let good: [Float] = [100, 200, 110, 210, 10, 20, 12, 22, 0.9, 0.1, 0.3, 0.8]
+    var score = good
+    score[9] = 2
+    #expect { try decodeOutput(score, shape: [1, 6, 2], layout: .ultralytics) } throws: { "\($0)".contains("row 4 holds 2.0 at anchor 1") }
+    var box = good
+    box[0] = 1e30
+    #expect { try decodeOutput(box, shape: [1, 6, 2], layout: .ultralytics) } throws: { "\($0)".contains("within ±1e6") }
+    // seed 001's row 5 is a class id, not a score: 3 there is a class
+    var classID = good
+    classID[10] = 3
+    #expect(try decodeOutput(classID, shape: [1, 6, 2], layout: .seed001)[0].classID == 3)
+  }
+
   /// Two 10×10 boxes offset so their IoU lands just either side of a threshold.
   func pair(iouTarget: Double) -> [RawBox] {
     // Overlap along x by d: IoU = 10d / (200 − 10d) → d = 200·t / (10 + 10t).

@@ -1,5 +1,6 @@
 import Detection
 import Foundation
+import Inference
 import Testing
 import TestSupport
 @testable import Pipelines
@@ -103,6 +104,23 @@ struct RefinementPeakTests {
         #expect(r.isEmpty, "\(fixture)")
       }
     }
+  }
+
+  /// A refiner answering NaN (broken weights) or probabilities outside 0...1 is an error:
+  /// no threshold passes NaN, so every arrow would vanish without a word.
+  @Test func brokenRefinerAnswersAreErrors() throws {
+    var map = [Float](repeating: 0, count: 3 * 4 * 4)
+    #expect(throws: Never.self) { try ArrowRefinement.checkAnswer(try Tensor(shape: [1, 3, 4, 4], scalars: map), name: "r", output: "refined") }
+    map[5] = .nan
+    #expect { try ArrowRefinement.checkAnswer(try Tensor(shape: [1, 3, 4, 4], scalars: map), name: "r", output: "refined") } throws: {
+      "\($0)".contains("holds nan at 5")
+    }
+    map[5] = 1.5
+    #expect { try ArrowRefinement.checkAnswer(try Tensor(shape: [1, 3, 4, 4], scalars: map), name: "r", output: "refined") } throws: {
+      "\($0)".contains("probability 1.5")
+    }
+    map[5] = 0; map[16 + 5] = 1.5  // an offset of 1.5 input px is fine
+    #expect(throws: Never.self) { try ArrowRefinement.checkAnswer(try Tensor(shape: [1, 3, 4, 4], scalars: map), name: "r", output: "refined") }
   }
 
   /// `gateFallback` (best): a candidate at or above the profile's confidence whose gate passes the

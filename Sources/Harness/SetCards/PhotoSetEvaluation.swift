@@ -64,6 +64,9 @@ public enum PhotoSetEvaluator {
         guard case .object(let f) = item, case .string(let cardName)? = f["card"] else {
           throw CardCropError(description: "\(at) has no \"card\" name: \(expected)")
         }
+        if let extra = f.keys.sorted().first(where: { $0 != "card" && $0 != "box" }) {
+          throw CardCropError(description: "\(at) has unknown key '\(extra)': expected only \"card\" and \"box\"")
+        }
         guard let card = CardNames.card(cardName) else {
           throw CardCropError(description: "\(at) '\(cardName)' is not a card: expected \(CardNames.expected)")
         }
@@ -72,7 +75,7 @@ public enum PhotoSetEvaluator {
           let bad = CardCropError(description: "\(at) box is not [x1, y1, x2, y2] with x2 > x1, y2 > y1")
           guard case .array(let v) = b else { throw bad }
           let xyxy = v.compactMap(number)
-          guard xyxy.count == 4, v.count == 4, xyxy.allSatisfy(\.isFinite), xyxy[2] > xyxy[0], xyxy[3] > xyxy[1] else { throw bad }
+          guard xyxy.count == 4, v.count == 4, xyxy.allSatisfy({ $0.isFinite && abs($0) <= 1e6 }), xyxy[2] > xyxy[0], xyxy[3] > xyxy[1] else { throw bad }
           box = Box(xyxy)
         }
         cards.append(LabelledCard(card: card, box: box))
