@@ -12,10 +12,14 @@ extension FuzzScoring {
     if let s = seconds, !(s > 0 && s <= 86_400) { throw CLIError(message: "--seconds \(s) is out of range: expected (0, 86400]") }
     guard (1...3_600_000).contains(timeoutMs) else { throw CLIError(message: "--timeout-ms \(timeoutMs) is out of range: expected 1...3600000") }
     guard rule.isEmpty else { throw CLIError(message: "--rule does not apply with --testee: the testee's declared boundary is graded") }
-    // Checked before any case runs: findings replace an earlier export (it holds a manifest), never another folder's files.
-    if let out, !FileManager.default.fileExists(atPath: out + "/manifest.json"),
-       let items = try? FileManager.default.contentsOfDirectory(atPath: out), !items.isEmpty {
-      throw CLIError(message: "--out '\(out)' is not empty and holds no earlier fuzz export (manifest.json): expected a new or empty folder, or one an earlier fuzz --testee --out wrote")
+    // Checked before any case runs: findings replace only an earlier fuzz export, never another folder's files.
+    var replace = false
+    if let out {
+      replace = DiffFuzz.isEarlierExport(out)
+      if !replace, let items = try? FileManager.default.contentsOfDirectory(atPath: out), !items.isEmpty {
+        throw CLIError(message: "--out '\(out)' is not empty and holds no earlier fuzz export (manifest.json and score/findings.json alone): expected a new or empty folder, or one an earlier fuzz --testee --out wrote")
+      }
+      do { _ = try VectorFiles.checkTarget(out, force: replace) } catch { throw CLIError(message: "--out \(error)") }
     }
     var fuzz = DiffFuzz()
     fuzz.seed = seed
@@ -31,8 +35,7 @@ extension FuzzScoring {
     let result = try conformCall { () throws(ConformanceError) in try fuzz.run(session, declared: ready.semantics) }
     if let out {
       let suite = try conformCall { () throws(ConformanceError) in try DiffFuzz.suite(result.findings) }
-      let earlier = FileManager.default.fileExists(atPath: out + "/manifest.json")
-      try conformCall { () throws(ConformanceError) in try VectorFiles.export(suite, to: out, force: earlier) }
+      try conformCall { () throws(ConformanceError) in try VectorFiles.export(suite, to: out, force: replace) }
     }
     let effective = Grading.effective(ready.semantics)
     if json {

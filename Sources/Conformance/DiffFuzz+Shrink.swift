@@ -1,3 +1,4 @@
+import Foundation
 import Core
 import Scoring
 
@@ -65,5 +66,18 @@ extension DiffFuzz {
     }
     let notes = ["fuzz-finding": "A disagreement found by `bullseye fuzz scoring --testee`, shrunk."]
     return VectorSuite(version: "fuzz", groups: [VectorGroup(stage: .score, group: "findings", notes: notes, tests: tests)])
+  }
+
+  /// Whether `dir` holds exactly what an earlier `fuzz scoring --testee --out` wrote
+  /// (`manifest.json` of suite "fuzz" and `score/findings.json`, nothing else), the
+  /// only folder the next one may replace: any other folder may be a user's vectors.
+  package static func isEarlierExport(_ dir: String) -> Bool {
+    let fm = FileManager.default
+    guard (try? fm.contentsOfDirectory(atPath: dir))?.sorted() == ["manifest.json", "score"],
+          (try? fm.contentsOfDirectory(atPath: dir + "/score")) == ["findings.json"],
+          let data = fm.contents(atPath: dir + "/manifest.json"),
+          case .object(let m)? = try? JSONParser.parse(bytes: Array(data)), m["suite_version"] == .string("fuzz"),
+          case .object(let stages)? = m["stages"], Array(stages.keys) == ["score"] else { return false }
+    return true
   }
 }

@@ -4,6 +4,37 @@ import Foundation
 /// Vector directories: `manifest.json` and `<stage>/<group>.json` files that
 /// need no Bullseye to read. Written atomically; read strictly.
 package enum VectorFiles {
+  /// Checks an export folder before any work, so a command that would export
+  /// after a long run fails at once: a file, a path inside a file or a missing
+  /// folder, the current folder, or a non-empty folder without `force` is refused.
+  /// Returns the resolved path and whether it exists.
+  package static func checkTarget(_ given: String, force: Bool) throws(ConformanceError) -> (dir: String, exists: Bool) {
+    let fm = FileManager.default
+    guard !given.isEmpty else { throw .usage("the export directory is empty: expected a path") }
+    // `.`, `d/x/..` and the like name a folder by where it sits: resolved first, so the
+    // staging folder goes beside it and --force can never replace the folder a user is in.
+    let dir = URL(fileURLWithPath: given).standardizedFileURL.path
+    let cwd = URL(fileURLWithPath: fm.currentDirectoryPath).standardizedFileURL.path
+    if dir == "/" || dir == cwd || cwd.hasPrefix(dir + "/") {
+      throw .usage("'\(given)' is the current folder or holds it: expected a folder of its own to export into")
+    }
+    var isDir: ObjCBool = false
+    let exists = fm.fileExists(atPath: dir, isDirectory: &isDir)
+    if exists && !isDir.boolValue { throw .usage("'\(dir)' is a file: expected a directory to export into") }
+    if exists, let items = try? fm.contentsOfDirectory(atPath: dir), !items.isEmpty, !force {
+      throw .usage("'\(dir)' is not empty: expected an empty or new directory (or --force to replace it)")
+    }
+    let parent = (dir as NSString).deletingLastPathComponent
+    var parentIsDir: ObjCBool = false
+    guard fm.fileExists(atPath: parent.isEmpty ? "." : parent, isDirectory: &parentIsDir), parentIsDir.boolValue else {
+      throw .usage("'\(parent)' is not a directory: expected the export directory's parent to be an existing folder")
+    }
+    guard fm.isWritableFile(atPath: parent.isEmpty ? "." : parent) else {
+      throw .usage("'\(parent)' is not writable: expected a folder the export can be built in")
+    }
+    return (dir, exists)
+  }
+
   /// The JSON of one group file.
   static func json(_ g: VectorGroup) -> JSONValue {
     .object([
@@ -26,22 +57,8 @@ package enum VectorFiles {
   /// `force`, which replaces it whole (built beside it, then renamed over it).
   package static func export(_ suite: VectorSuite, to given: String, force: Bool) throws(ConformanceError) {
     let fm = FileManager.default
-    guard !given.isEmpty else { throw .usage("the export directory is empty: expected a path") }
-    // `.`, `d/x/..` and the like name a folder by where it sits: resolved first, so the
-    // staging folder goes beside it and --force can never replace the folder a user is in.
-    let dir = URL(fileURLWithPath: given).standardizedFileURL.path
-    let cwd = URL(fileURLWithPath: fm.currentDirectoryPath).standardizedFileURL.path
-    if dir == "/" || dir == cwd || cwd.hasPrefix(dir + "/") {
-      throw .usage("'\(given)' is the current folder or holds it: expected a folder of its own to export into")
-    }
-    var isDir: ObjCBool = false
-    let exists = fm.fileExists(atPath: dir, isDirectory: &isDir)
-    if exists && !isDir.boolValue { throw .usage("'\(dir)' is a file: expected a directory to export into") }
-    if exists, let items = try? fm.contentsOfDirectory(atPath: dir), !items.isEmpty, !force {
-      throw .usage("'\(dir)' is not empty: expected an empty or new directory (or --force to replace it)")
-    }
+    let (dir, exists) = try checkTarget(given, force: force)
     let parent = (dir as NSString).deletingLastPathComponent
-    guard fm.fileExists(atPath: parent.isEmpty ? "." : parent) else { throw .usage("'\(parent)' does not exist: expected the export directory's parent") }
     let staging = (parent.isEmpty ? "." : parent) + "/.\((dir as NSString).lastPathComponent).export-\(getpid())"
     try? fm.removeItem(atPath: staging)
     do {

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// Conformance inputs that used to be taken quietly (a folder replaced, a flag
+/// ignored, a skipped check counted as a pass) and are now refused: exit 2, one
+/// line naming the value, nothing run or written.
+struct ConformRefusalTests {
+  var bin: String { "'\(CLIRunner.binary.path)'" }
+
+  /// A testee that leaves `started` in `dir` when it is run, then is Bullseye's own.
+  func markingTestee(_ dir: String) -> String { "touch '\(dir)/started'; exec \(bin) conform testee" }
+
+  @Test func fuzzOutReplacesOnlyAnEarlierFuzzExport() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-fuzz-out")
+    let fm = FileManager.default
+    // A folder with a manifest that is not a fuzz export (here: the start of a conform export) is kept whole.
+    try fm.createDirectory(atPath: dir + "/vectors/score", withIntermediateDirectories: true)
+    try #"{"suite_version":"1.0.0","stages":{}}"#.write(toFile: dir + "/vectors/manifest.json", atomically: true, encoding: .utf8)
+    try "[]".write(toFile: dir + "/vectors/score/10_zone.json", atomically: true, encoding: .utf8)
+    try "mine".write(toFile: dir + "/file", atomically: true, encoding: .utf8)
+    for out in [dir + "/vectors", dir + "/file", dir + "/file/x"] {
+      let r = try CLIRunner.run(["fuzz", "scoring", "--testee", markingTestee(dir), "--cases", "10", "--out", out])
+      #expect(r.status == 2, "\(out): \(r.stdout) \(r.stderr)")
+      #expect(r.stderr.hasPrefix("error: --out") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+      #expect(!fm.fileExists(atPath: dir + "/started"), "\(out): refused before the testee ran")
+    }
+    #expect(fm.fileExists(atPath: dir + "/vectors/score/10_zone.json"))
+    #expect(try String(contentsOfFile: dir + "/file", encoding: .utf8) == "mine")
+    // An earlier fuzz export is replaced.
+    for _ in 0..<2 {
+      let r = try CLIRunner.run(["fuzz", "scoring", "--testee", "\(bin) conform testee", "--cases", "10", "--out", dir + "/fuzz"])
+      #expect(r.status == 0, "\(r.stderr)")
+    }
+    #expect(try fm.contentsOfDirectory(atPath: dir + "/fuzz").sorted() == ["manifest.json", "score"])
+  }
+}
