@@ -31,8 +31,9 @@ struct ReportMergeCommand: ParsableCommand {
 
   func run() throws {
     guard !dirs.isEmpty else { throw CLIError(message: "no report folder given: expected one or more DIR before --out") }
-    let outPath = URL(fileURLWithPath: out).standardizedFileURL.path
-    if let same = dirs.first(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == outPath }) {
+    // Compared as resolved folders (device and inode where they exist), so a link to a shard is caught too.
+    let outID = OutputPaths.identity(out)
+    if let same = dirs.first(where: { outID != nil && OutputPaths.identity($0) == outID }) {
       throw CLIError(message: "--out '\(out)' is the input folder '\(same)': expected a folder apart from the shards")
     }
     do {

@@ -33,4 +33,44 @@ struct ConformRefusalTests {
     }
     #expect(try fm.contentsOfDirectory(atPath: dir + "/fuzz").sorted() == ["manifest.json", "score"])
   }
+
+  /// A Python testee of the echo stage named `name` that answers the `wrong` ids with a wrong value.
+  func echoTestee(_ dir: String, name: String, wrong: [String] = []) throws -> String {
+    let script = """
+      import sys, json
+      for line in sys.stdin:
+          m = json.loads(line)
+          if m["cmd"] == "start":
+              print(json.dumps({"ready": True, "name": \(String(reflecting: name)), "stages": ["echo"]}), flush=True)
+          elif m["cmd"] == "run":
+              out = {"value": 12345.5} if m["id"] in \(wrong) else m["input"]
+              print(json.dumps({"seq": m["seq"], "output": out}), flush=True)
+          else:
+              break
+      """
+    let path = dir + "/echo-\(name).py"
+    try script.write(toFile: path, atomically: true, encoding: .utf8)
+    return "python3 '\(path)'"
+  }
+
+  /// Two conform shards of the echo stage in `dir/s1` and `dir/s2`.
+  func shards(_ dir: String, _ testees: [String], expectations: String? = nil) throws {
+    for (k, t) in testees.enumerated() {
+      let extra = expectations.map { ["--expectations", $0] } ?? []
+      let r = try CLIRunner.run(["conform", "run", "--testee", t, "--stages", "echo", "--shard", "\(k + 1)/2", "--report", dir + "/s\(k + 1)"] + extra)
+      #expect(r.status == 0, "shard \(k + 1): \(r.stdout.suffix(300)) \(r.stderr)")
+    }
+  }
+
+  @Test func mergeRefusesAnOutThatLinksToAShard() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-merge-link")
+    let t = try echoTestee(dir, name: "e")
+    try shards(dir, [t, t])
+    try FileManager.default.createSymbolicLink(atPath: dir + "/s1link", withDestinationPath: dir + "/s1")
+    let before = try String(contentsOfFile: dir + "/s1/report.json", encoding: .utf8)
+    let r = try CLIRunner.run(["report", "merge", dir + "/s1", dir + "/s2", "--out", dir + "/s1link"])
+    #expect(r.status == 2, "\(r.stdout) \(r.stderr)")
+    #expect(r.stderr.contains("s1link") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    #expect(try String(contentsOfFile: dir + "/s1/report.json", encoding: .utf8) == before, "the shard's report is kept")
+  }
 }
