@@ -42,10 +42,17 @@ package enum ConformRecord {
   /// Case ids of a record, for the duplicate check across shards.
   package static func ids(_ record: JSONValue) -> [String] { cases(record).compactMap { $0["id"]?.text } }
 
-  /// Failed and errored cases in a record.
-  package static func failing(_ record: JSONValue) -> Int {
-    cases(record).filter { ["failed", "errored"].contains($0["verdict"]?.text ?? "") }.count
+  /// Failed and errored cases in a record; with `known: false`, only those the
+  /// run's expectations did not list (a listed failure leaves a run conformant).
+  package static func failing(_ record: JSONValue, known: Bool = true) -> Int {
+    cases(record).filter { ["failed", "errored"].contains($0["verdict"]?.text ?? "") && (known || $0["known"] != .bool(true)) }.count
   }
+
+  /// Whether the record says its run was conformant.
+  package static func conformant(_ record: JSONValue) -> Bool { field(record, "conformant") == .bool(true) }
+
+  /// The testee a record is of, so shards of different testees are never merged into one verdict.
+  package static func testee(_ record: JSONValue) -> String? { field(record, "testee")?.text }
 
   /// One record holding every shard's cases (in stage order, then shard order).
   package static func merge(_ records: [JSONValue]) -> JSONValue {

@@ -73,4 +73,30 @@ struct ConformRefusalTests {
     #expect(r.stderr.contains("s1link") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     #expect(try String(contentsOfFile: dir + "/s1/report.json", encoding: .utf8) == before, "the shard's report is kept")
   }
+
+  @Test func mergedShardsWithOnlyKnownFailuresPass() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-merge-known")
+    // Shard 1 holds echo.neg-zero, echo.min-subnormal, …; shard 2 echo.zero, echo.max, ….
+    let t = try echoTestee(dir, name: "e", wrong: ["echo.min-subnormal", "echo.zero"])
+    try "echo.min-subnormal # wrong\necho.zero # wrong\n".write(toFile: dir + "/known.txt", atomically: true, encoding: .utf8)
+    try shards(dir, [t, t], expectations: dir + "/known.txt")
+    let r = try CLIRunner.run(["report", "merge", dir + "/s1", dir + "/s2", "--out", dir + "/m"])
+    #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
+    #expect(r.stdout.contains("2 failed (2 known)"), "\(r.stdout)")
+    // Without the expectations the same failures fail the merge.
+    for k in 1...2 {
+      _ = try CLIRunner.run(["conform", "run", "--testee", t, "--stages", "echo", "--shard", "\(k)/2", "--report", dir + "/u\(k)"])
+    }
+    let u = try CLIRunner.run(["report", "merge", dir + "/u1", dir + "/u2", "--out", dir + "/um"])
+    #expect(u.status == 1, "\(u.stdout) \(u.stderr)")
+  }
+
+  @Test func mergeRefusesShardsOfDifferentTestees() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-merge-testees")
+    try shards(dir, [try echoTestee(dir, name: "one"), try echoTestee(dir, name: "two")])
+    let r = try CLIRunner.run(["report", "merge", dir + "/s1", dir + "/s2", "--out", dir + "/m"])
+    #expect(r.status == 2, "\(r.stdout) \(r.stderr)")
+    #expect(r.stderr.contains("'one'") && r.stderr.contains("'two'"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/m"), "nothing written")
+  }
 }
