@@ -34,9 +34,14 @@ struct ConformRun: ParsableCommand {
   }
 
   func run() throws {
-    // --fix rewrites --expectations itself; no other output may land on it, nor on each other.
+    // --fix rewrites --expectations itself; no other output (--report's files included) may land on it, nor on each other.
+    let reportFiles = ["index.html", "report.json", "junit.xml"].map { name in ("--report", report.map { $0 + "/" + name }) }
     try OutputPaths.checkDistinct(inputs: [("--expectations", fix ? nil : expectations)],
-                                  outputs: [("--junit", junit), ("--markdown", markdown), ("--expectations (with --fix)", fix ? expectations : nil)])
+                                  outputs: [("--junit", junit), ("--markdown", markdown), ("--expectations (with --fix)", fix ? expectations : nil)]
+                                    + reportFiles)
+    // Every output is checked before the run: a bad one would otherwise fail after the others were written.
+    if let report { try OutputPaths.checkDirectory(report, flag: "--report") }
+    for (flag, path) in [("--junit", junit), ("--markdown", markdown)] { if let path { try OutputPaths.checkWritable(path, flag: flag) } }
     let stageList = try stages.map(parseStages)
     let shardPair = try shard.map(parseShard)
     let suite = try conformCall { () throws(ConformanceError) in

@@ -52,6 +52,20 @@ enum OutputPaths {
       .resolvingSymlinksInPath().path
   }
 
+  /// Checks before any work that `dir` is, or can be made as, a writable folder:
+  /// an existing file, or a path under one, is refused at once rather than after a run.
+  static func checkDirectory(_ dir: String, flag: String) throws {
+    let fm = FileManager.default
+    var path = URL(fileURLWithPath: dir).standardizedFileURL.path
+    var isDir: ObjCBool = false
+    // The nearest part of the path that exists must be a folder we may write in.
+    while !fm.fileExists(atPath: path, isDirectory: &isDir) { path = (path as NSString).deletingLastPathComponent }
+    guard isDir.boolValue else {
+      throw CLIError(message: "\(flag) '\(dir)' cannot be a folder: '\(path)' is a file, expected a directory")
+    }
+    guard fm.isWritableFile(atPath: path) else { throw CLIError(message: "\(flag) '\(dir)' cannot be written: '\(path)' is not writable") }
+  }
+
   /// Creates `dir` (and parents) or explains why not.
   static func makeDirectory(_ dir: String) throws {
     do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }

@@ -99,4 +99,25 @@ struct ConformRefusalTests {
     #expect(r.stderr.contains("'one'") && r.stderr.contains("'two'"), "\(r.stderr)")
     #expect(!FileManager.default.fileExists(atPath: dir + "/m"), "nothing written")
   }
+
+  @Test func reportFilesMayNotLandOnAnotherInputOrOutput() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-report-paths")
+    let fm = FileManager.default
+    try fm.createDirectory(atPath: dir + "/r", withIntermediateDirectories: true)
+    try "echo.zero # mine\n".write(toFile: dir + "/r/junit.xml", atomically: true, encoding: .utf8)
+    let cases: [(args: [String], flags: [String])] = [
+      (["--report", dir + "/r", "--expectations", dir + "/r/junit.xml"], ["--report", "--expectations"]),
+      (["--report", dir + "/r", "--expectations", dir + "/r/junit.xml", "--fix"], ["--report", "--expectations"]),
+      (["--report", dir + "/n", "--junit", dir + "/n/junit.xml"], ["--report", "--junit"]),
+      (["--report", "/etc/passwd", "--junit", dir + "/j.xml", "--markdown", dir + "/m.md"], ["--report"]),
+    ]
+    for c in cases {
+      let r = try CLIRunner.run(["conform", "run", "--testee", markingTestee(dir), "--stages", "echo"] + c.args, env: ["CI": "false"])
+      #expect(r.status == 2, "\(c.args): \(r.stdout) \(r.stderr)")
+      #expect(c.flags.allSatisfy(r.stderr.contains) && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+      #expect(!fm.fileExists(atPath: dir + "/started"), "\(c.args): refused before the testee ran")
+    }
+    #expect(try String(contentsOfFile: dir + "/r/junit.xml", encoding: .utf8) == "echo.zero # mine\n")
+    #expect(!fm.fileExists(atPath: dir + "/j.xml") && !fm.fileExists(atPath: dir + "/m.md"), "nothing half-written")
+  }
 }
