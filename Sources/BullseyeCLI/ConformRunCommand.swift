@@ -60,6 +60,11 @@ struct ConformRun: ParsableCommand {
     let selected = ConformRunner.select(suite, stages: stageList, shard: shardPair)
     guard !selected.isEmpty else { throw CLIError(message: "the selection is empty: --stages \(stages ?? "") matches no case") }
     let outcome = try conformCall { () throws(ConformanceError) in try ConformRunner.run(selected, options: options) }
+    // A skipped case is not a check: a run that graded nothing must never read as a pass.
+    if outcome.count(.skipped) == outcome.results.count {
+      let chosen = Stage.allCases.filter { st in selected.contains { $0.stage == st } }.map(\.rawValue)
+      throw CLIError(message: "nothing was checked: all \(selected.count) selected cases were skipped (the testee lists stages \(outcome.ready.stages.isEmpty ? "none" : outcome.ready.stages.joined(separator: ", ")); the selection holds \(chosen.joined(separator: ", ")))")
+    }
     let selectedIDs = Set(selected.map(\.id))
     let failing = outcome.failing
     var listed = (known?.ids ?? []).intersection(selectedIDs)

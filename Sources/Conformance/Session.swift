@@ -90,17 +90,20 @@ package final class Session {
     let value: JSONValue
     do { value = try JSONParser.parse(bytes: answer) } catch { throw .testee("its ready line is not JSON: \(preview(answer))") }
     guard case .object(let o) = value, o["ready"] == .bool(true) else { throw .testee("its first line is not {\"ready\":true,…}: \(preview(answer))") }
+    // A misspelt ready line would otherwise skip every case and look like a pass.
+    guard let v = o["stages"] else { throw .testee("its ready line has no stages, expected an array of stage names: \(preview(answer))") }
+    guard case .array(let a) = v else { throw .testee("its ready line's stages is \(Input.kind(v)), expected an array of stage names: \(preview(answer))") }
     var stages: [String] = []
-    if let v = o["stages"] {
-      // A misspelt ready line would otherwise skip every case and look like a pass.
-      guard case .array(let a) = v else { throw .testee("its ready line's stages is \(Input.kind(v)), expected an array of stage names: \(preview(answer))") }
-      for item in a {
-        guard case .string(let s) = item else { throw .testee("its ready line's stages holds \(Input.kind(item)), expected stage names (strings): \(preview(answer))") }
-        stages.append(s)
+    for item in a {
+      guard case .string(let s) = item else { throw .testee("its ready line's stages holds \(Input.kind(item)), expected stage names (strings): \(preview(answer))") }
+      guard Stage(rawValue: s) != nil else {
+        throw .testee("its ready line's stage '\(s)' is unknown, expected \(Stage.allCases.map(\.rawValue).joined(separator: ", ")): \(preview(answer))")
       }
+      stages.append(s)
     }
     var semantics: Semantics = [:]
-    if case .object(let s)? = o["semantics"] {
+    if let v = o["semantics"] {
+      guard case .object(let s) = v else { throw .testee("its ready line's semantics is \(Input.kind(v)), expected an object of axis names to values: \(preview(answer))") }
       for (k, v) in s {
         guard case .string(let str) = v else { throw .usage("semantics \(k) is \(Input.kind(v)), expected a string") }
         semantics[k] = str

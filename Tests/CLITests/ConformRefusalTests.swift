@@ -120,4 +120,22 @@ struct ConformRefusalTests {
     #expect(try String(contentsOfFile: dir + "/r/junit.xml", encoding: .utf8) == "echo.zero # mine\n")
     #expect(!fm.fileExists(atPath: dir + "/j.xml") && !fm.fileExists(atPath: dir + "/m.md"), "nothing half-written")
   }
+
+  @Test func aReadyLineThatWouldSkipEverythingIsRefused() throws {
+    let lines = [#"{"ready":true,"name":"x"}"#, #"{"ready":true,"name":"x","stages":["scoore"]}"#,
+                 #"{"ready":true,"name":"x","stages":["score"],"semantics":"double"}"#]
+    for line in lines {
+      let r = try CLIRunner.run(["conform", "run", "--testee", "read l; echo '\(line)'; cat >/dev/null", "--stages", "score", "--timeout-ms", "2000"])
+      #expect(r.status == 2, "\(line): \(r.stdout) \(r.stderr)")
+      #expect(r.stderr.contains(line) && r.stderr.split(separator: "\n").count == 1, "quotes the line: \(r.stderr)")
+    }
+  }
+
+  @Test func aRunThatSkippedEveryCaseChecksNothing() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-all-skipped")
+    let r = try CLIRunner.run(["conform", "run", "--testee", try echoTestee(dir, name: "e"), "--stages", "score,nms", "--junit", dir + "/j.xml"])
+    #expect(r.status == 2, "\(r.stdout.suffix(200)) \(r.stderr)")
+    #expect(r.stderr.contains("nothing was checked") && r.stderr.contains("lists stages echo") && r.stderr.contains("score, nms"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/j.xml"), "nothing written")
+  }
 }
