@@ -61,6 +61,11 @@ extension FuzzScoring {
       FileHandle.standardError.write(Data("error: the testee answered all \(errored) cases with an error (\(result.errored.keys.sorted().first ?? "")): nothing was checked\n".utf8))
       Foundation.exit(2)
     }
+    // Skipped cases (or none run at all) are not checks either.
+    if result.checks - errored - result.skipped <= 0 {
+      FileHandle.standardError.write(Data("error: nothing was checked: of \(result.checks) cases sent, \(result.skipped) were skipped and \(errored) errored\n".utf8))
+      Foundation.exit(2)
+    }
     if !result.findings.isEmpty { Foundation.exit(1) }
   }
 

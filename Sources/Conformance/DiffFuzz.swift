@@ -31,6 +31,8 @@ package struct DiffFuzz {
     package let errored: [String: Int]
     /// Why the campaign stopped early (the testee could not be kept running), if it did.
     package let aborted: String?
+    /// Cases the testee answered `skipped`: not checked.
+    package var skipped = 0
     package var checksPerSecond: Double { seconds > 0 ? Double(checks) / seconds : 0 }
   }
 
@@ -47,7 +49,7 @@ package struct DiffFuzz {
     var found: [String: Finding] = [:]
     var order: [String] = []
     var errored: [String: Int] = [:]
-    var checks = 0
+    var checks = 0, skipped = 0
     let start = Clock.now()
     let chunk = 4096
     while true {
@@ -61,6 +63,7 @@ package struct DiffFuzz {
         let answers = try session.run(inputs.enumerated().map { WireCase(id: "fuzz.\(checks + $0.offset)", stage: .score, input: $0.element) })
         checks += count
         for (input, answer) in zip(inputs, answers) {
+          if case .skipped = answer { skipped += 1 }
           guard let (kind, face, got, expected) = disagreement(input, answer, semantics, &errored) else { continue }
           let key = "\(face) \(kind)"
           if found[key] == nil {
@@ -73,10 +76,11 @@ package struct DiffFuzz {
       } catch {
         // The testee could not be kept running: keep what was found so far.
         return Result(checks: checks, seconds: Clock.now() - start, findings: order.sorted().map { found[$0]! }, errored: errored,
-                      aborted: error.description)
+                      aborted: error.description, skipped: skipped)
       }
     }
-    return Result(checks: checks, seconds: Clock.now() - start, findings: order.sorted().map { found[$0]! }, errored: errored, aborted: nil)
+    return Result(checks: checks, seconds: Clock.now() - start, findings: order.sorted().map { found[$0]! }, errored: errored, aborted: nil,
+                  skipped: skipped)
   }
 
   /// A point near a ring or X line of `face` (or a random one), in mm from the spot centre.

@@ -138,4 +138,26 @@ struct ConformRefusalTests {
     #expect(r.stderr.contains("nothing was checked") && r.stderr.contains("lists stages echo") && r.stderr.contains("score, nms"), "\(r.stderr)")
     #expect(!FileManager.default.fileExists(atPath: dir + "/j.xml"), "nothing written")
   }
+
+  @Test func aFuzzThatGradedNothingExitsTwo() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-fuzz-skipped")
+    let script = """
+      import sys, json
+      for line in sys.stdin:
+          m = json.loads(line)
+          if m["cmd"] == "start":
+              print(json.dumps({"ready": True, "name": "skips", "stages": ["score"]}), flush=True)
+          elif m["cmd"] == "run":
+              print(json.dumps({"seq": m["seq"], "skipped": "not here"}), flush=True)
+          else:
+              break
+      """
+    try script.write(toFile: dir + "/skips.py", atomically: true, encoding: .utf8)
+    let skips = try CLIRunner.run(["fuzz", "scoring", "--testee", "python3 '\(dir)/skips.py'", "--cases", "300", "--face", "10_zone"])
+    #expect(skips.status == 2, "\(skips.stdout.suffix(200)) \(skips.stderr)")
+    #expect(skips.stderr.contains("nothing was checked") && skips.stderr.contains("300 were skipped"), "\(skips.stderr)")
+    let none = try CLIRunner.run(["fuzz", "scoring", "--testee", "\(bin) conform testee", "--seconds", "1e-300"])
+    #expect(none.status == 2, "\(none.stdout.suffix(200)) \(none.stderr)")
+    #expect(none.stderr.contains("nothing was checked: of 0 cases"), "\(none.stderr)")
+  }
 }
