@@ -27,7 +27,6 @@ extension FuzzScoring {
     fuzz.seconds = seconds
     if !face.isEmpty { fuzz.faces = face.map(\.face) }
     let session = Session(command: command, timeoutMs: timeoutMs)
-    session.batchSize = 512
     let ready = try conformCall { () throws(ConformanceError) in try session.open() }
     defer { session.close() }
     _ = try conformCall { () throws(ConformanceError) in try AxisTable.validate(ready.semantics) }

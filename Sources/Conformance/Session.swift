@@ -49,8 +49,8 @@ package final class Session {
   var seq = 0
   /// Use `run_batch` when the testee offers it.
   let allowBatch: Bool
-  /// Cases per `run_batch` (64 for suites; fuzzing sends more).
-  package var batchSize = 64
+  /// Cases per `run_batch`: docs/conformance.md promises testees at most 64, fuzzing included.
+  let batchSize = 64
   private(set) var ready: Ready?
   /// Restarts in a row with no good answer between them.
   var failures = 0
