@@ -160,4 +160,26 @@ struct ConformRefusalTests {
     #expect(none.status == 2, "\(none.stdout.suffix(200)) \(none.stderr)")
     #expect(none.stderr.contains("nothing was checked: of 0 cases"), "\(none.stderr)")
   }
+
+  @Test func fuzzBatchesHoldAtMost64Cases() throws {
+    let dir = try CLIRunner.scratch("conf-fuzz-batch")
+    let script = """
+      import sys, json
+      most = 0
+      for line in sys.stdin:
+          m = json.loads(line)
+          if m["cmd"] == "start":
+              print(json.dumps({"ready": True, "name": "b", "stages": ["score"], "batch": True}), flush=True)
+          elif m["cmd"] == "run_batch":
+              most = max(most, len(m["cases"]))
+              open(sys.argv[1], "w").write(str(most))
+              print(json.dumps({"seq": m["seq"], "answers": [{"skipped": "-"} for _ in m["cases"]]}), flush=True)
+          else:
+              break
+      """
+    try script.write(toFile: dir + "/batch.py", atomically: true, encoding: .utf8)
+    _ = try CLIRunner.run(["fuzz", "scoring", "--testee", "python3 '\(dir)/batch.py' '\(dir)/most'", "--cases", "2000", "--face", "10_zone"])
+    let most = Int(try String(contentsOfFile: dir + "/most", encoding: .utf8)) ?? 0
+    #expect(most == 64, "the largest batch held \(most) cases")
+  }
 }
