@@ -51,11 +51,12 @@ public enum JSONValue: Sendable, Hashable {
   }
 
   /// Our float format: the shortest digits that round-trip (Swift's own
-  /// algorithm, part of the standard library, not Foundation), `-0` printed as
-  /// `0.0`, and non-finite values refused because JSON cannot carry them.
+  /// algorithm, part of the standard library, not Foundation), zero with its
+  /// sign (`-0.0` reads back as -0.0: published vectors test the sign), and
+  /// non-finite values refused because JSON cannot carry them.
   static func format(_ d: Double) throws(CoreError) -> String {
     guard d.isFinite else { throw .invalidValue("JSON number \(d) is not finite: expected a finite value") }
-    if d == 0 { return "0.0" }
+    if d == 0 { return d.sign == .minus ? "-0.0" : "0.0" }
     return d.description
   }
 

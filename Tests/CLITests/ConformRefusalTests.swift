@@ -182,4 +182,14 @@ struct ConformRefusalTests {
     let most = Int(try String(contentsOfFile: dir + "/most", encoding: .utf8)) ?? 0
     #expect(most == 64, "the largest batch held \(most) cases")
   }
+
+  @Test func exportedVectorsKeepTheSignOfZero() throws {
+    let dir = try CLIRunner.scratch("conf-neg-zero")
+    let r = try CLIRunner.run(["conform", "export", dir + "/v"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let text = try String(contentsOfFile: dir + "/v/echo/echo.json", encoding: .utf8)
+    // Keys are sorted: the case's input follows its id.
+    let parts = text.components(separatedBy: "\"id\": \"echo.neg-zero\"")
+    #expect(parts.count == 2 && parts[1].prefix(60).contains("\"input\": {\n        \"value\": -0.0\n"), "\(parts.last?.prefix(60) ?? "")")
+  }
 }

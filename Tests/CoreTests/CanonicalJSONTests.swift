@@ -8,13 +8,20 @@ struct CanonicalJSONTests {
   @Test func keysAreSortedAndFloatsUseOurFormat() throws {
     let v = JSONValue.object(["b": .double(0.1), "a": .int(3), "c": .array([.double(-0.0), .double(1e-5), .bool(true), .null])])
     let text = try v.canonicalText()
-    #expect(text == "{\n  \"a\": 3,\n  \"b\": 0.1,\n  \"c\": [\n    0.0,\n    1e-05,\n    true,\n    null\n  ]\n}\n")
+    #expect(text == "{\n  \"a\": 3,\n  \"b\": 0.1,\n  \"c\": [\n    -0.0,\n    1e-05,\n    true,\n    null\n  ]\n}\n")
   }
 
   @Test func shortestRoundTripDigits() throws {
     #expect(try JSONValue.format(0.1 + 0.2) == "0.30000000000000004")
     #expect(try JSONValue.format(5) == "5.0")
     #expect(try Double(JSONValue.format(0.0500000007450580596923828125)) == 0.0500000007450580596923828125)
+  }
+
+  @Test func negativeZeroKeepsItsSignThroughAFile() throws {
+    #expect(try JSONValue.format(-0.0) == "-0.0" && JSONValue.format(0.0) == "0.0")
+    let back = try JSONParser.parse(bytes: Array(JSONValue.array([.double(-0.0)]).canonicalText().utf8))
+    guard case .array(let a) = back, case .double(let d)? = a.first else { Issue.record("\(back)"); return }
+    #expect(d == 0 && d.sign == .minus)
   }
 
   @Test func nonFiniteNumbersAreRefused() {
