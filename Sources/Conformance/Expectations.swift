@@ -21,13 +21,23 @@ package struct Expectations: Sendable {
       throw .usage("--expectations '\(path)' cannot be read: expected a UTF-8 text file of 'ID # reason' lines")
     }
     var entries: [(String, String)] = []
-    for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    var lineOf: [String: Int] = [:]
+    // Lines end in \n or \r\n (a file saved on Windows reads the same; Swift holds \r\n as one Character).
+    for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
       let line = raw.trimmingCharacters(in: .whitespaces)
       if line.isEmpty || line.hasPrefix("#") { continue }
       let parts = line.split(separator: "#", maxSplits: 1)
       let id = parts[0].trimmingCharacters(in: .whitespaces)
       let reason = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
-      if !id.isEmpty { entries.append((id, reason)) }
+      // One id a line: `a b` would otherwise be an id no case has, and both cases silently unlisted.
+      if id.contains(where: \.isWhitespace) {
+        throw .usage("--expectations '\(path)' line \(n + 1): '\(id)' is not one id: expected 'ID # reason', one id a line")
+      }
+      if let first = lineOf[id] {
+        throw .usage("--expectations '\(path)' line \(n + 1): '\(id)' is listed again (first on line \(first)): expected each id once")
+      }
+      lineOf[id] = n + 1
+      entries.append((id, reason))
     }
     return Expectations(entries: entries)
   }

@@ -192,4 +192,20 @@ struct ConformRefusalTests {
     let parts = text.components(separatedBy: "\"id\": \"echo.neg-zero\"")
     #expect(parts.count == 2 && parts[1].prefix(60).contains("\"input\": {\n        \"value\": -0.0\n"), "\(parts.last?.prefix(60) ?? "")")
   }
+
+  @Test func expectationsReadCRLFAndRefuseTwoIdsOrOneTwice() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-expectations")
+    let t = try echoTestee(dir, name: "e", wrong: ["echo.zero"])
+    let run = { (text: String) throws -> CLIRunner.Result in
+      try text.write(toFile: dir + "/known.txt", atomically: true, encoding: .utf8)
+      return try CLIRunner.run(["conform", "run", "--testee", t, "--stages", "echo", "--expectations", dir + "/known.txt"])
+    }
+    let crlf = try run("# known\r\necho.zero # wrong\r\n")
+    #expect(crlf.status == 0, "\(crlf.stdout.suffix(300)) \(crlf.stderr)")
+    for (text, line) in [("# known\necho.zero echo.min-subnormal # two\n", 2), ("echo.zero\n\necho.zero # again\n", 3)] {
+      let r = try run(text)
+      #expect(r.status == 2, "\(text): \(r.stdout.suffix(200)) \(r.stderr)")
+      #expect(r.stderr.contains("known.txt' line \(line):") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+  }
 }
