@@ -50,6 +50,10 @@ extension VectorFiles {
     for (n, t) in tests.enumerated() {
       guard case .object(let f) = t else { throw .usage("\(path): test #\(n) is not an object") }
       guard case .string(let id)? = f["id"], !id.isEmpty else { throw .usage("\(path): test #\(n) has no string 'id'") }
+      // An id is one word of an expectations line (`ID # reason`): no spaces, line breaks or '#'.
+      if id.contains(where: { $0.isWhitespace || $0 == "#" || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
+        throw .usage("\(path): test #\(n) has id \(JSONValue.oneLine(.string(id))): expected no spaces, line breaks, control characters or '#'")
+      }
       func bad(_ why: String) -> ConformanceError { .usage("\(path): test '\(id)': \(why)") }
       guard let input = f["input"] else { throw bad("no 'input'") }
       // The input must be one the stage can run: numbers as numbers, keys present.

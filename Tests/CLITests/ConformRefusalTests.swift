@@ -208,4 +208,33 @@ struct ConformRefusalTests {
       #expect(r.stderr.contains("known.txt' line \(line):") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     }
   }
+
+  /// A one-stage vector directory at `dir`: `manifest` (default: the echo stage's one file) and
+  /// echo/e.json holding `ids`, each an echo case of 1.5.
+  func vectorDir(_ dir: String, ids: [String] = ["echo.one"], manifest: String? = nil) throws {
+    let fm = FileManager.default
+    try? fm.removeItem(atPath: dir)
+    try fm.createDirectory(atPath: dir + "/echo", withIntermediateDirectories: true)
+    let tests = ids.map { id in
+      let quoted = String(data: try! JSONSerialization.data(withJSONObject: [id], options: []), encoding: .utf8)!.dropFirst().dropLast()
+      return #"{"id":\#(quoted),"input":{"value":1.5},"expected":{"value":1.5}}"#
+    }
+    try #"{"stage":"echo","group":"e","tests":[\#(tests.joined(separator: ","))]}"#.write(toFile: dir + "/echo/e.json", atomically: true, encoding: .utf8)
+    let m = manifest ?? #"{"suite_version":"1.0.0","protocol_version":1,"stages":{"echo":{"files":[{"file":"echo/e.json","cases":\#(ids.count)}],"cases":\#(ids.count)}}}"#
+    try m.write(toFile: dir + "/manifest.json", atomically: true, encoding: .utf8)
+  }
+
+  @Test func vectorIdsThatCannotBeAnExpectationsLineAreRefused() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-vector-ids")
+    try vectorDir(dir + "/ok")
+    let ok = try CLIRunner.run(["conform", "run", "--testee", "\(bin) conform testee", "--vectors", dir + "/ok"])
+    #expect(ok.status == 0, "\(ok.stdout) \(ok.stderr)")
+    for id in ["echo.a b", "echo.a\nb", "echo.a#b"] {
+      try vectorDir(dir + "/v", ids: [id])
+      let r = try CLIRunner.run(["conform", "run", "--testee", markingTestee(dir), "--vectors", dir + "/v"])
+      #expect(r.status == 2, "\(id): \(r.stdout) \(r.stderr)")
+      #expect(r.stderr.contains("echo/e.json") && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: dir + "/started"), "refused before the testee ran")
+    }
+  }
 }
