@@ -11,6 +11,7 @@ extension VectorFiles {
     var version = "unversioned"
     if case .string(let v)? = m["suite_version"] { version = v }
     guard case .object(let stages)? = m["stages"] else { throw .usage("\(manifestPath): expected a 'stages' object") }
+    try checkManifest(m, path: manifestPath)
     var groups: [VectorGroup] = []
     var seen = Set<String>()
     for (name, entry) in stages.sorted(by: { $0.key < $1.key }) {
@@ -18,6 +19,7 @@ extension VectorFiles {
         throw .usage("\(manifestPath): stage '\(name)' is unknown: expected one of \(Stage.allCases.map(\.rawValue).joined(separator: ", "))")
       }
       guard case .object(let e) = entry, case .array(let files)? = e["files"] else { throw .usage("\(manifestPath): stage '\(name)' has no 'files' array") }
+      var stageCount = 0
       for f in files {
         var rel: String?
         if case .string(let s) = f { rel = s }
@@ -25,10 +27,14 @@ extension VectorFiles {
         guard let rel, !rel.hasPrefix("/"), !rel.split(separator: "/").contains("..") else {
           throw .usage("\(manifestPath): a file entry of stage '\(name)' is not a relative path inside the directory")
         }
+        try checkInside("\(dir)/\(rel)", dir: dir, path: manifestPath)
         let g = try group("\(dir)/\(rel)", stage: stage)
+        if case .object(let o) = f { try checkCount(o["cases"], g.tests.count, path: manifestPath, key: "stages.\(name) file '\(rel)' cases") }
+        stageCount += g.tests.count
         for t in g.tests where !seen.insert(t.id).inserted { throw .usage("\(dir)/\(rel): test '\(t.id)' appears twice in the suite") }
         groups.append(g)
       }
+      try checkCount(e["cases"], stageCount, path: manifestPath, key: "stages.\(name).cases")
     }
     return VectorSuite(version: version, groups: groups.sorted { $0.stage < $1.stage })
   }

@@ -237,4 +237,39 @@ struct ConformRefusalTests {
       #expect(!FileManager.default.fileExists(atPath: dir + "/started"), "refused before the testee ran")
     }
   }
+
+  @Test func aManifestThatMisstatesItsDirectoryIsRefused() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-manifest")
+    let files = #""files":[{"file":"echo/e.json","cases":1}],"cases":1"#
+    func manifest(version: String? = "1", files f: String = files, extra: String = "") -> String {
+      #"{"suite_version":"1.0.0",\#(version.map { "\"protocol_version\":\($0)," } ?? "")"stages":{"echo":{\#(f)}}\#(extra)}"#
+    }
+    let bad: [(manifest: String, key: String)] = [
+      (manifest(version: "2"), "protocol_version"), (manifest(version: #""1""#), "protocol_version"), (manifest(version: nil), "protocol_version"),
+      (manifest(files: #""files":[{"file":"echo/e.json","cases":99}]"#), "cases"),
+      (manifest(files: #""files":[{"file":"echo/e.json","cases":-1}]"#), "cases"),
+      (manifest(files: #""files":[{"file":"echo/e.json","cases":"1"}]"#), "cases"),
+      (manifest(files: #""files":["echo/e.json"],"cases":3"#), "cases"),
+      (manifest(extra: #","tolerances":"exact""#), "tolerances"), (manifest(extra: #","tolerances":{"echo":"loose"}"#), "tolerances"),
+      (manifest(extra: #","tolerances":{"echo":"close"}"#), "tolerances"), (manifest(extra: #","axes":5"#), "axes"),
+      (manifest(extra: #","axes":{"boundary":{"values":["inclusive"]}}"#), "axes"),
+    ]
+    try vectorDir(dir + "/v", manifest: manifest(extra: #","tolerances":{"echo":"exact"}"#))
+    let ok = try CLIRunner.run(["conform", "run", "--testee", "\(bin) conform testee", "--vectors", dir + "/v"])
+    #expect(ok.status == 0, "\(ok.stdout) \(ok.stderr)")
+    for b in bad {
+      try vectorDir(dir + "/v", manifest: b.manifest)
+      let r = try CLIRunner.run(["conform", "run", "--testee", markingTestee(dir), "--vectors", dir + "/v"])
+      #expect(r.status == 2, "\(b.manifest): \(r.stdout) \(r.stderr)")
+      #expect(r.stderr.contains("manifest.json") && r.stderr.contains(b.key) && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+    // A vector file that is a link to a file outside the directory.
+    try vectorDir(dir + "/outside")
+    try vectorDir(dir + "/v")
+    try FileManager.default.removeItem(atPath: dir + "/v/echo/e.json")
+    try FileManager.default.createSymbolicLink(atPath: dir + "/v/echo/e.json", withDestinationPath: dir + "/outside/echo/e.json")
+    let link = try CLIRunner.run(["conform", "run", "--testee", markingTestee(dir), "--vectors", dir + "/v"])
+    #expect(link.status == 2 && link.stderr.contains("outside the vector directory"), "\(link.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/started"), "refused before the testee ran")
+  }
 }
