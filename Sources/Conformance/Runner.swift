@@ -61,6 +61,6 @@ package enum ConformRunner {
       Grading.grade(v, byIndex[i] ?? .skipped("the testee does not list the \(v.stage.rawValue) stage"), effective)
     }
     return RunOutcome(ready: ready, semantics: ready.semantics, unknownAxes: unknown, results: results,
-                      classification: Grading.classify(results, declared: ready.semantics), stderrTail: s.stderrTail)
+                      classification: Grading.classify(results, declared: ready.semantics), stderrTail: s.stderrLines)
   }
 }

@@ -97,13 +97,10 @@ extension Session {
   func drainErrors() {
     guard let p = process else { return }
     while p.read(p.errors, into: &errText) == true {}
-    var lines = errText.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0.prefix(500), as: UTF8.self) }
-    if let last = lines.last, !last.isEmpty {
-      errText = Array(last.utf8)
-    } else {
-      errText = []
-    }
-    lines.removeLast()
+    let parts = errText.split(separator: 0x0A, omittingEmptySubsequences: false)
+    // The text after the last newline stays, whole, until its line ends.
+    errText = Array(parts.last ?? [])
+    let lines = parts.dropLast().map { String(decoding: $0.prefix(500), as: UTF8.self) }
     stderrTail.append(contentsOf: lines)
     if stderrTail.count > Session.stderrLines { stderrTail.removeFirst(stderrTail.count - Session.stderrLines) }
     if errText.count > 65536 { errText.removeFirst(errText.count - 65536) }

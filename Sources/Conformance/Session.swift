@@ -44,8 +44,13 @@ package final class Session {
   var inboxHead = 0
   var inboxScanned = 0
   var errText: [UInt8] = []
-  /// The testee's last stderr lines, for reports and error messages.
+  /// The testee's last complete stderr lines.
   var stderrTail: [String] = []
+  /// The last stderr lines with the unterminated text after them (a testee that dies
+  /// mid-line, or never ends its message with a newline), at most 500 bytes of it.
+  var stderrLines: [String] {
+    errText.isEmpty ? stderrTail : stderrTail + [String(decoding: errText.suffix(500), as: UTF8.self)]
+  }
   var seq = 0
   /// Use `run_batch` when the testee offers it.
   let allowBatch: Bool
@@ -73,12 +78,15 @@ package final class Session {
 
   var lastLog: String {
     drainErrors()
-    guard let last = stderrTail.last(where: { !$0.isEmpty }) else { return " (its stderr is empty)" }
+    guard let last = stderrLines.last(where: { !$0.isEmpty }) else { return " (its stderr is empty)" }
     return "; its stderr ends: \(last)"
   }
 
   func start() throws(ConformanceError) -> Ready {
     process?.kill()
+    // An earlier process's unterminated stderr is its last line, not the start of the next one's.
+    drainErrors()
+    if !errText.isEmpty { stderrTail.append(stderrLines.last!); errText = [] }
     inbox = []; inboxHead = 0; inboxScanned = 0
     let p = try TesteeProcess(command: command)
     process = p

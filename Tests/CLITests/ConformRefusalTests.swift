@@ -272,4 +272,14 @@ struct ConformRefusalTests {
     #expect(link.status == 2 && link.stderr.contains("outside the vector directory"), "\(link.stderr)")
     #expect(!FileManager.default.fileExists(atPath: dir + "/started"), "refused before the testee ran")
   }
+
+  @Test func anUnterminatedStderrLineIsReported() throws {
+    let early = try CLIRunner.run(["conform", "run", "--testee", "printf 'no model file at /m.onnx' >&2; exit 3", "--stages", "echo"])
+    #expect(early.status == 2 && early.stderr.contains("its stderr ends: no model file at /m.onnx"), "\(early.stderr)")
+    let ready = #"{"ready":true,"name":"x","stages":["echo"]}"#
+    let late = try CLIRunner.run(["conform", "run", "--testee", "read l; echo '\(ready)'; read l; printf 'died on a case' >&2; exit 1",
+                                  "--stages", "echo"])
+    #expect(late.status == 2 && late.stderr.contains("its stderr ends: died on a case"), "\(late.stderr)")
+    #expect(late.stderr.split(separator: "\n").count == 1, "\(late.stderr)")
+  }
 }
