@@ -58,7 +58,7 @@ struct ConformRun: ParsableCommand {
     options.allowBatch = !noBatch
     if let id = repro { return try runRepro(id, suite: suite, options: options) }
     let selected = ConformRunner.select(suite, stages: stageList, shard: shardPair)
-    guard !selected.isEmpty else { throw CLIError(message: "the selection is empty: --stages \(stages ?? "") matches no case") }
+    guard !selected.isEmpty else { throw CLIError(message: emptySelection(suite, stages: stageList)) }
     let outcome = try conformCall { () throws(ConformanceError) in try ConformRunner.run(selected, options: options) }
     // A skipped case is not a check: a run that graded nothing must never read as a pass.
     if outcome.count(.skipped) == outcome.results.count {
@@ -145,6 +145,14 @@ struct ConformRun: ParsableCommand {
     writeLine("expected: \(JSONValue.oneLine(r.expected)) (under \(AxisTable.key(Grading.effective(o.semantics), axes: v.axes)))")
     writeLine("\(r.verdict.rawValue)\(r.reason.map { ": \($0)" } ?? "")")
     if r.verdict != .passed { Glibc.exit(1) }
+  }
+
+  /// Says which of the suite, --stages and --shard left nothing to run.
+  func emptySelection(_ suite: VectorSuite, stages stageList: [Stage]?) -> String {
+    if suite.vectors.isEmpty { return "the selection is empty: \(vectors.map { "--vectors '\($0)'" } ?? "the suite") holds no case" }
+    let byStages = ConformRunner.select(suite, stages: stageList, shard: nil)
+    if byStages.isEmpty, let stages { return "the selection is empty: --stages \(stages) matches no case of \(vectors.map { "--vectors '\($0)'" } ?? "the suite")" }
+    return "the selection is empty: --shard \(shard ?? "") selects none of the \(byStages.count) cases\(stages.map { " of --stages \($0)" } ?? "")"
   }
 
   func parseStages(_ s: String) throws -> [Stage] {

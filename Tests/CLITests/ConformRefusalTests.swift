@@ -282,4 +282,21 @@ struct ConformRefusalTests {
     #expect(late.status == 2 && late.stderr.contains("its stderr ends: died on a case"), "\(late.stderr)")
     #expect(late.stderr.split(separator: "\n").count == 1, "\(late.stderr)")
   }
+
+  @Test func anEmptySelectionSaysWhatSelectedNothing() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-empty-selection")
+    try vectorDir(dir + "/none", ids: [])
+    try vectorDir(dir + "/echo")
+    let cases: [(args: [String], says: String)] = [
+      (["--stages", "echo", "--shard", "7000/7000"], "--shard 7000/7000 selects none of the 218 cases of --stages echo"),
+      (["--vectors", dir + "/none"], "--vectors '\(dir)/none' holds no case"),
+      (["--vectors", dir + "/echo", "--stages", "score"], "--stages score matches no case of --vectors"),
+    ]
+    for c in cases {
+      let r = try CLIRunner.run(["conform", "run", "--testee", markingTestee(dir)] + c.args)
+      #expect(r.status == 2, "\(c.args): \(r.stdout) \(r.stderr)")
+      #expect(r.stderr.contains(c.says) && !r.stderr.contains("--stages  "), "\(r.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: dir + "/started"), "refused before the testee ran")
+  }
 }
