@@ -35,12 +35,21 @@ struct Bullseye: ParsableCommand {
         print(fullMessage(for: error))
         Glibc.exit(0)
       }
-      let message = explained(message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)")
+      let message = explained(oneLine(message(for: error)) ?? "\(error)")
       let line = Array("error: \(message)\n".utf8)
       _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
       Glibc.exit(2)
     }
   }
+}
+
+/// An error message on one line: ArgumentParser's "Please provide one of the
+/// following:" bullet list (faces, say) joined onto it, other lines dropped.
+func oneLine(_ message: String) -> String? {
+  let lines = message.split(separator: "\n").map(String.init)
+  guard let first = lines.first else { return nil }
+  let bullets = lines.dropFirst().prefix { $0.hasPrefix("  - ") }.map { $0.dropFirst(4) }
+  return bullets.isEmpty ? first : first + " " + bullets.joined(separator: ", ")
 }
 
 /// ArgumentParser's "The value 'abc' is invalid for '--threads <threads>'" with

@@ -299,4 +299,13 @@ struct ConformRefusalTests {
     }
     #expect(!FileManager.default.fileExists(atPath: dir + "/started"), "refused before the testee ran")
   }
+
+  @Test func anUnknownFaceListsTheFaces() throws {
+    for args in [["fuzz", "scoring", "--face", "nope"], ["score", "--face", "nope", "--x", "0", "--y", "0"], ["synth", "--face", "nope"]] {
+      let r = try CLIRunner.run(args)
+      #expect(r.status == 2, "\(args): \(r.stderr)")
+      #expect(r.stderr.contains("following: 10_zone, ") && r.stderr.contains("Worcester_2_ring"), "\(args): \(r.stderr)")
+      #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+  }
 }
