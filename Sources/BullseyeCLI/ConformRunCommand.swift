@@ -28,6 +28,10 @@ struct ConformRun: ParsableCommand {
   func validate() throws {
     guard (1...3_600_000).contains(timeoutMs) else { throw CLIError(message: "--timeout-ms \(timeoutMs) is out of range: expected 1...3600000") }
     if fix && expectations == nil { throw CLIError(message: "--fix needs --expectations FILE") }
+    if markdownTitle != nil && markdown == nil { throw ValidationError("--markdown-title needs --markdown FILE: there is no summary to title") }
+    if repro != nil, let other = shard != nil ? "--shard" : stages != nil ? "--stages" : nil {
+      throw ValidationError("--repro runs one case alone: \(other) does not apply with it")
+    }
     if fix, let ci = ProcessInfo.processInfo.environment["CI"], ci != "false" {
       throw CLIError(message: "--fix refused: CI is set to '\(ci)'; expectations are fixed by hand, never by CI")
     }

@@ -10,6 +10,7 @@ extension FuzzScoring {
     guard cases == nil || seconds == nil else { throw CLIError(message: "give --cases or --seconds, not both") }
     if let n = cases, !(1...100_000_000).contains(n) { throw CLIError(message: "--cases \(n) is out of range: expected 1...100000000") }
     if let s = seconds, !(s > 0 && s <= 86_400) { throw CLIError(message: "--seconds \(s) is out of range: expected (0, 86400]") }
+    let timeoutMs = self.timeoutMs ?? 5000
     guard (1...3_600_000).contains(timeoutMs) else { throw CLIError(message: "--timeout-ms \(timeoutMs) is out of range: expected 1...3600000") }
     guard rule.isEmpty else { throw CLIError(message: "--rule does not apply with --testee: the testee's declared boundary is graded") }
     // Checked before any case runs: findings replace only an earlier fuzz export, never another folder's files.

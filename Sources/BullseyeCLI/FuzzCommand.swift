@@ -16,24 +16,29 @@ struct FuzzScoring: ParsableCommand {
     abstract: "Points at, inside and outside every ring and X radius (and their Float32 neighbours), checked against scoring properties.", discussion: "Example: bullseye fuzz scoring --testee 'bash Testees/python-archeryutils/run.sh' --seconds 30")
   @Option(help: "Faces to fuzz (repeatable; default all).") var face: [FaceName] = []
   @Option(help: "Rules to compare (repeatable; default all).") var rule: [String] = []
-  @Option(parsing: .unconditional) var iterations: Int = 100_000
+  @Option(parsing: .unconditional, help: "Points to check with Bullseye's own scorer (default 100000; not with --testee).") var iterations: Int?
   @Option(parsing: .unconditional, transform: seedArgument) var seed: UInt64 = 1
   @Option(help: "Write one scenario per finding and summary.md here (with --testee: a vector directory).") var out: String?
   @Flag var json = false
   @Option(help: "Fuzz this testee's score stage through the conformance protocol instead of Bullseye's scorer.") var testee: String?
   @Option(help: "With --testee: how many points to check (default 100000).") var cases: Int?
   @Option(help: "With --testee: check points for this many seconds instead.") var seconds: Double?
-  @Option(name: .customLong("timeout-ms"), help: "With --testee: per-case answer timeout.") var timeoutMs: Int = 5000
+  @Option(name: .customLong("timeout-ms"), help: "With --testee: per-case answer timeout (default 5000).") var timeoutMs: Int?
 
   func validate() throws {
-    guard (1...100_000_000).contains(iterations) else { throw ValidationError( "--iterations \(iterations) is out of range: expected 1...100000000") }
+    if let iterations, !(1...100_000_000).contains(iterations) {
+      throw ValidationError("--iterations \(iterations) is out of range: expected 1...100000000")
+    }
+    // Flags of the other mode would be taken and ignored.
+    if testee != nil, iterations != nil { throw ValidationError("--iterations does not apply with --testee: expected --cases or --seconds") }
+    if testee == nil, timeoutMs != nil { throw ValidationError("--timeout-ms applies only with --testee: Bullseye's own scorer has no answers to wait for") }
   }
 
   func run() throws {
     if let testee { return try runDifferential(testee) }
     guard cases == nil, seconds == nil else { throw CLIError(message: "--cases and --seconds need --testee") }
     var o = CampaignOptions()
-    o.iterations = iterations
+    o.iterations = iterations ?? 100_000
     o.seed = seed
     if !face.isEmpty { o.faces = face.map(\.face) }
     if !rule.isEmpty {

@@ -308,4 +308,22 @@ struct ConformRefusalTests {
       #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
     }
   }
+
+  @Test func flagsThatWouldDoNothingAreRefused() throws {
+    let dir = try CLIRunner.scratch("conf-refuse-idle-flags")
+    let t = markingTestee(dir)
+    let cases: [(args: [String], says: String)] = [
+      (["fuzz", "scoring", "--timeout-ms", "5", "--iterations", "10"], "--timeout-ms applies only with --testee"),
+      (["fuzz", "scoring", "--testee", t, "--iterations", "10"], "--iterations does not apply with --testee"),
+      (["conform", "run", "--testee", t, "--stages", "echo", "--markdown-title", "T"], "--markdown-title needs --markdown"),
+      (["conform", "run", "--testee", t, "--repro", "echo.zero", "--shard", "1/2"], "--shard does not apply"),
+      (["conform", "run", "--testee", t, "--repro", "echo.zero", "--stages", "score"], "--stages does not apply"),
+    ]
+    for c in cases {
+      let r = try CLIRunner.run(c.args)
+      #expect(r.status == 2, "\(c.args): \(r.stdout.suffix(200)) \(r.stderr)")
+      #expect(r.stderr.contains(c.says) && r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: dir + "/started"), "refused before the testee ran")
+  }
 }
