@@ -121,14 +121,16 @@ struct ConformRun: ParsableCommand {
   }
 
   func printText(_ o: RunOutcome, listed: Set<String>, unexpectedPasses: [String], stages: Set<Stage>) {
-    writeLine("testee: \(o.ready.name) (stages \(o.ready.stages.joined(separator: ", ")))")
-    if !o.unknownAxes.isEmpty { writeLine("note: unknown axes declared and ignored: \(o.unknownAxes.joined(separator: ", "))") }
+    // Every string the testee chose is escaped (Shown.terminal): it may hold a NUL, an escape sequence or a line break.
+    let t = Shown.terminal
+    writeLine("testee: \(t(o.ready.name)) (stages \(o.ready.stages.joined(separator: ", ")))")
+    if !o.unknownAxes.isEmpty { writeLine("note: unknown axes declared and ignored: \(t(o.unknownAxes.joined(separator: ", ")))") }
     for r in o.results where r.verdict == .failed || r.verdict == .errored {
       let tag = listed.contains(r.vector.id) ? "known " : ""
       if r.verdict == .failed {
-        writeLine("\(tag)FAIL \(r.vector.id) input=\(JSONValue.oneLine(r.vector.input)) expected=\(JSONValue.oneLine(r.expected)) got=\(JSONValue.oneLine(r.got))")
+        writeLine(t("\(tag)FAIL \(r.vector.id) input=\(JSONValue.oneLine(r.vector.input)) expected=\(JSONValue.oneLine(r.expected)) got=\(JSONValue.oneLine(r.got))"))
       } else {
-        writeLine("\(tag)ERROR \(r.vector.id) \(r.reason ?? "")")
+        writeLine(t("\(tag)ERROR \(r.vector.id) \(r.reason ?? "")"))
       }
     }
     for id in unexpectedPasses { writeLine("UNEXPECTED PASS \(id): listed as a known failure, passes now") }
@@ -144,10 +146,10 @@ struct ConformRun: ParsableCommand {
     session.keepLines = true
     let o = try conformCall { () throws(ConformanceError) in try ConformRunner.run([v], options: options, session: session) }
     let r = o.results[0]
-    writeLine("request:  \(session.sentLines.first ?? "(not sent: \(r.reason ?? ""))")")
-    writeLine("answer:   \(session.answerLines.first ?? "(none)")")
+    writeLine(Shown.terminal("request:  \(session.sentLines.first ?? "(not sent: \(r.reason ?? ""))")"))
+    writeLine(Shown.terminal("answer:   \(session.answerLines.first ?? "(none)")"))
     writeLine("expected: \(JSONValue.oneLine(r.expected)) (under \(AxisTable.key(Grading.effective(o.semantics), axes: v.axes)))")
-    writeLine("\(r.verdict.rawValue)\(r.reason.map { ": \($0)" } ?? "")")
+    writeLine(Shown.terminal("\(r.verdict.rawValue)\(r.reason.map { ": \($0)" } ?? "")"))
     if r.verdict != .passed { Glibc.exit(1) }
   }
 

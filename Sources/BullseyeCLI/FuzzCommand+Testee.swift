@@ -41,24 +41,24 @@ extension FuzzScoring {
     if json {
       print(try Self.differentialJSON(result, testee: ready.name, graded: effective).canonicalText(), terminator: "")
     } else {
-      print("testee \(ready.name), graded as boundary=\(effective["boundary"]!), precision=\(effective["precision"]!)")
+      print("testee \(Shown.terminal(ready.name)), graded as boundary=\(effective["boundary"]!), precision=\(effective["precision"]!)")
       for f in result.findings {
-        print("finding [\(f.face)] \(f.kind): input \(JSONValue.oneLine(f.input)) expected \(JSONValue.oneLine(f.expected)) got \(JSONValue.oneLine(f.got))")
+        print(Shown.terminal("finding [\(f.face)] \(f.kind): input \(JSONValue.oneLine(f.input)) expected \(JSONValue.oneLine(f.expected)) got \(JSONValue.oneLine(f.got))"))
       }
       let kinds = Dictionary(grouping: result.findings, by: \.kind).mapValues(\.count).sorted { $0.key < $1.key }
       for (k, n) in kinds { print("  \(n) × \(k)") }
-      for (why, n) in result.errored.sorted(by: { $0.key < $1.key }) { print("  errored \(n) × \(why)") }
+      for (why, n) in result.errored.sorted(by: { $0.key < $1.key }) { print("  errored \(n) × \(Shown.terminal(why))") }
     }
     if let why = result.aborted {
-      if !json { print("stopped early: \(why)") }
-      FileHandle.standardError.write(Data("error: the testee could not be kept running (\(result.findings.count) findings so far written): \(why)\n".utf8))
+      if !json { print("stopped early: \(Shown.terminal(why))") }
+      FileHandle.standardError.write(Data("error: the testee could not be kept running (\(result.findings.count) findings so far written): \(Shown.terminal(why))\n".utf8))
       Foundation.exit(2)
     }
     if !json { print("\(result.checks) checks in \(String(format: "%.2f", result.seconds)) s (\(Int(result.checksPerSecond)) checks/s): \(result.findings.count) findings") }
     // A testee that answers every case with an error was never checked: "0 findings" would pass it.
     let errored = result.errored.values.reduce(0, +)
     if errored > 0, errored >= result.checks {
-      FileHandle.standardError.write(Data("error: the testee answered all \(errored) cases with an error (\(result.errored.keys.sorted().first ?? "")): nothing was checked\n".utf8))
+      FileHandle.standardError.write(Data("error: the testee answered all \(errored) cases with an error (\(Shown.terminal(result.errored.keys.sorted().first ?? ""))): nothing was checked\n".utf8))
       Foundation.exit(2)
     }
     // Skipped cases (or none run at all) are not checks either.

@@ -79,7 +79,7 @@ package enum AxisTable {
     for (name, value) in declared.sorted(by: { $0.key < $1.key }) {
       guard let axis = axis(name) else { unknown.append(name); continue }
       guard axis.values.contains(value) else {
-        throw .usage("semantics \(name)=\(value) is unknown: expected one of \(axis.values.joined(separator: ", "))")
+        throw .usage("semantics \(name)=\(Shown.terminal(value)) is unknown: expected one of \(axis.values.joined(separator: ", "))")
       }
     }
     return unknown

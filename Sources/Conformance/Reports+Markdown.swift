@@ -5,8 +5,9 @@ extension ConformReports {
   /// counts, where the testee's answers put each axis, failures per stage and
   /// the first five failures. Shape:
   /// `## Testee … / Result: … / | axis | declared | observed | matches / distinguishing |`.
+  /// What the testee sent (its name, its answers) is shown in `<code>`, escaped by `Shown.markdown`.
   package static func markdown(_ o: RunOutcome, conformant: Bool, stages: Set<Stage>, title: String? = nil) -> String {
-    var out = ["## \(title ?? "Testee `\(o.ready.name)`")", ""]
+    var out = ["## \(title ?? "Testee <code>\(Shown.markdown(o.ready.name))</code>")", ""]
     out.append("Result: \(o.summary) (\(conformant ? "conformant" : "not conformant")).")
     out += ["", "| axis | declared | observed | matches / distinguishing |", "|---|---|---|---|"]
     for c in o.classification.sorted(by: { $0.axis < $1.axis })
@@ -23,7 +24,8 @@ extension ConformReports {
       out.append("Failures by stage: " + byStage.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ".")
       out += ["", "First failures:", ""]
       for r in failed.prefix(5) {
-        out.append("- `\(r.vector.id)`: expected `\(compact(r.expected))`, got `\(compact(r.got))`")
+        let code = { (text: String) in "<code>\(Shown.markdown(text))</code>" }
+        out.append("- \(code(r.vector.id)): expected \(code(compact(r.expected))), got \(code(compact(r.got)))")
       }
       out.append("")
     }

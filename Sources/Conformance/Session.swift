@@ -79,7 +79,7 @@ package final class Session {
   var lastLog: String {
     drainErrors()
     guard let last = stderrLines.last(where: { !$0.isEmpty }) else { return " (its stderr is empty)" }
-    return "; its stderr ends: \(last)"
+    return "; its stderr ends: \(Shown.terminal(last))"
   }
 
   func start() throws(ConformanceError) -> Ready {
@@ -263,7 +263,7 @@ package final class Session {
   }
 
   func preview(_ line: [UInt8]) -> String {
-    let s = String(decoding: line.prefix(120), as: UTF8.self)
+    let s = Shown.terminal(String(decoding: line.prefix(120), as: UTF8.self))
     return line.count > 120 ? s + "… (\(line.count) bytes)" : s
   }
 

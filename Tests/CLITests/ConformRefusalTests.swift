@@ -326,4 +326,35 @@ struct ConformRefusalTests {
     }
     #expect(!FileManager.default.fileExists(atPath: dir + "/started"), "refused before the testee ran")
   }
+
+  @Test func aTesteesStringsCannotDriveTheTerminalOrTheMarkdown() throws {
+    let dir = try CLIRunner.scratch("conf-escape")
+    let script = """
+      import sys, json
+      for line in sys.stdin:
+          m = json.loads(line)
+          if m["cmd"] == "start":
+              print(json.dumps({"ready": True, "name": "a\\u0000\\u001b[31mb\\nc<script>", "stages": ["echo"]}), flush=True)
+          elif m["cmd"] == "run":
+              if m["id"] == "echo.zero":
+                  print(json.dumps({"seq": m["seq"], "error": "bad\\u001b[2J\\nFAIL forged"}), flush=True)
+              elif m["id"] == "echo.strings":
+                  print(json.dumps({"seq": m["seq"], "output": {"text": "<script>alert(1)</script>\\u0000\\u009b`"}}), flush=True)
+              else:
+                  print(json.dumps({"seq": m["seq"], "output": m["input"]}), flush=True)
+          else:
+              break
+      """
+    try script.write(toFile: dir + "/t.py", atomically: true, encoding: .utf8)
+    let r = try CLIRunner.run(["conform", "run", "--testee", "python3 '\(dir)/t.py'", "--stages", "echo", "--markdown", dir + "/s.md"])
+    #expect(r.status == 1, "\(r.stderr)")
+    #expect(!r.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "no control characters: \(r.stdout.debugDescription)")
+    #expect(r.stdout.contains("testee: a\\u0000\\u001b[31mb\\u000ac<script> (stages echo)"), "\(r.stdout.prefix(200))")
+    #expect(r.stdout.contains("ERROR echo.zero testee error: bad\\u001b[2J\\u000aFAIL forged"), "\(r.stdout)")
+    #expect(!r.stdout.split(separator: "\n").contains { $0.hasPrefix("FAIL forged") })
+    let md = try String(contentsOfFile: dir + "/s.md", encoding: .utf8)
+    #expect(!md.contains("<script>") && !md.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(md)")
+    #expect(md.contains("got <code>{&#34;text&#34;:&#34;&#60;script&#62;alert(1)&#60;/script&#62;&#92;u0000&#92;u009b&#96;&#34;}</code>"), "\(md)")
+    #expect(!r.stdout.unicodeScalars.contains { $0.value == 0x9b }, "no C1 control either")
+  }
 }
