@@ -34,6 +34,11 @@ func loadDetector(_ path: String, flag: String) throws -> InferenceModel {
   if let shape = input.shape, shape.count == 4, shape.dropFirst(2).contains(where: { ($0.fixed ?? 1) < 1 }) {
     throw CLIError(message: "\(flag) '\(path)' takes input \(shape): expected an image [1, 3, H, W] with sides of 1 or more")
   }
+  // Every profile feeds the detector 640 x 640 (PlatformProfile's input size); another fixed side
+  // would fail inside the run with the runtime's shape message instead of this one.
+  if let shape = input.shape, shape.count == 4, let h = shape[2].fixed, let w = shape[3].fixed, h != 640 || w != 640 {
+    throw CLIError(message: "\(flag) '\(path)' takes input \(shape): expected [1, 3, 640, 640], the size every profile gives the detector")
+  }
   if let shape = output.shape, shape.count == 3, (shape[2].fixed ?? 1) < 1 {
     throw CLIError(message: "\(flag) '\(path)' gives output \(shape): expected an arrow detector's [1, 6, anchors] with at least one anchor")
   }

@@ -98,9 +98,9 @@ package enum StrictYAML {
   static func describe(_ e: DecodingError) -> ([CodingKey], String) {
     switch e {
     case .typeMismatch(let t, let c):
-      return (c.codingPath, "'\(dotted(c.codingPath))' has the wrong type: expected \(expected(t))")
+      return (c.codingPath, "\(quoted(c.codingPath)) has the wrong type: expected \(expected(t))")
     case .valueNotFound(let t, let c):
-      return (c.codingPath, "'\(dotted(c.codingPath))' is empty: expected \(expected(t))")
+      return (c.codingPath, "\(quoted(c.codingPath)) is empty: expected \(expected(t))")
     case .keyNotFound(let k, let c):
       return (c.codingPath, "missing key '\(dotted(c.codingPath + [k]))'")
     case .dataCorrupted(let c):
@@ -170,6 +170,11 @@ package enum StrictYAML {
   }
 
   /// `a.b[0].c`.
+  /// A key path as messages quote it; the whole file when there is none (not `''`).
+  static func quoted(_ path: [CodingKey]) -> String {
+    path.isEmpty ? "the file" : "'\(dotted(path))'"
+  }
+
   static func dotted(_ path: [CodingKey]) -> String {
     var out = ""
     for k in path {
