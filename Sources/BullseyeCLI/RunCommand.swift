@@ -33,7 +33,7 @@ struct RunArcheryCommand: ParsableCommand {
   var orientation: OrientationSemantics = .apply
   @Option(help: "Also draw the review overlay (photo with detections and fitted face, the face with the confirmed arrows, the score table) to this PNG.")
   var overlay: String?
-  @Option(help: "Platform profile: ios and android are the apps as they are (no refiner); best is the most accurate that ships — the shipped refiner on, Android's NMS (IoU 0.5) and letterbox, the drag that keeps overshoot, coordinates kept, boxes more than a ring width off the face dropped, and a closer look of the detector at a face that fills less than three quarters of the photo (its region at the model input's size or more, never enlarged), whose pixels the refiner then reads its windows in.")
+  @Option(help: "Platform profile: ios and android are the apps as they are (no refiner); best is the most accurate that ships — the shipped refiner on, Android's NMS (IoU 0.5) and letterbox, the drag that keeps overshoot, coordinates kept, boxes more than a ring width off the face dropped, a closer look of the detector at a face that fills less than three quarters of the photo (its region at the model input's size or more, never enlarged), whose pixels the refiner then reads its windows in, and a box the detector alone would report kept at the refiner's gate point where the gate believes it but the entry map finds nothing.")
   var profile: ProfileName = .ios
   @Flag(name: .customLong("keep-outside"), help: "Under --profile best: keep boxes far outside the face, each marked outside: true, instead of dropping them.")
   var keepOutside = false
