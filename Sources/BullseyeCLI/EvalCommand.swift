@@ -3,7 +3,6 @@ import Detection
 import Harness
 import Canvas
 import Core
-import Foundation
 import Pipelines
 import Scoring
 import SetCards
@@ -211,10 +210,7 @@ struct EvalArchery: ParsableCommand {
       }
     }
     if let photos {
-      var isDir: ObjCBool = false
-      if FileManager.default.fileExists(atPath: photos, isDirectory: &isDir), !isDir.boolValue {
-        throw CLIError(message: "--photos '\(photos)' is a file: expected a folder to write eval-<index>.png into")
-      }
+      try OutputPaths.checkDirectory(photos, flag: "--photos")
       try OutputPaths.makeDirectory(photos)
       try OutputPaths.checkWritable("\(photos)/eval-0.png", flag: "--photos")
     }

@@ -57,7 +57,7 @@ package enum VectorFiles {
   /// `force`, which replaces it whole (built beside it, then renamed over it).
   package static func export(_ suite: VectorSuite, to given: String, force: Bool) throws(ConformanceError) {
     let fm = FileManager.default
-    let (dir, exists) = try checkTarget(given, force: force)
+    let (dir, _) = try checkTarget(given, force: force)
     let parent = (dir as NSString).deletingLastPathComponent
     let staging = (parent.isEmpty ? "." : parent) + "/.\((dir as NSString).lastPathComponent).export-\(getpid())"
     try? fm.removeItem(atPath: staging)
@@ -85,11 +85,13 @@ package enum VectorFiles {
         "tolerances": .object(Dictionary(uniqueKeysWithValues: Stage.allCases.map { ($0.rawValue, .string($0.tolerance.rawValue)) })),
       ])
       try AtomicFile.write(try manifest.canonicalText(), to: "\(staging)/manifest.json")
-      if exists { try fm.removeItem(atPath: dir) }
-      try fm.moveItem(atPath: staging, toPath: dir)
+      try AtomicFile.placeFolder(staging, at: dir)
     } catch let e as ConformanceError {
       try? fm.removeItem(atPath: staging)
       throw e
+    } catch let e as CoreError {
+      try? fm.removeItem(atPath: staging)
+      throw .usage("cannot export into '\(given)': \(e)")
     } catch {
       try? fm.removeItem(atPath: staging)
       throw .usage("cannot export into '\(given)': \(error.localizedDescription)")

@@ -84,19 +84,7 @@ package enum DatasetWriter {
     try? fm.removeItem(atPath: staging)
     defer { try? fm.removeItem(atPath: staging) }
     let counts = try writeAll(spec, to: staging, progress: progress)
-    if exists {
-      let old = parent + "/.\(target.lastPathComponent).old-\(getpid())"
-      try? fm.removeItem(atPath: old)
-      guard rename(target.path, old) == 0 else { throw CoreError.io(path: dir, reason: String(cString: strerror(errno))) }
-      guard rename(staging, target.path) == 0 else {
-        let why = String(cString: strerror(errno))
-        _ = rename(old, target.path)
-        throw CoreError.io(path: dir, reason: why)
-      }
-      try? fm.removeItem(atPath: old)
-    } else {
-      guard rename(staging, target.path) == 0 else { throw CoreError.io(path: dir, reason: String(cString: strerror(errno))) }
-    }
+    try AtomicFile.placeFolder(staging, at: target.path)
     return counts
   }
 

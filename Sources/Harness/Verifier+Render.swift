@@ -43,11 +43,7 @@ extension Verifier {
       ids.append(h.id)
       lines.append("\(h.id): \(output.artifacts.map(\.name).joined(separator: ", "))" + (output.failures.isEmpty ? "" : " (\(output.failures.count) expectation(s) missed)"))
     }
-    for id in ids {
-      let target = out + "/" + id
-      if fm.fileExists(atPath: target) { try fm.removeItem(atPath: target) }
-      try fm.moveItem(atPath: staging + "/" + id, toPath: target)
-    }
+    for id in ids { try AtomicFile.placeFolder(staging + "/" + id, at: out + "/" + id) }
     return lines
   }
 

@@ -77,19 +77,10 @@ extension ConformRefusalTests {
 
   @Test func aFuzzThatGradedNothingExitsTwo() throws {
     let dir = try CLIRunner.scratch("conf-refuse-fuzz-skipped")
-    let script = """
-      import sys, json
-      for line in sys.stdin:
-          m = json.loads(line)
-          if m["cmd"] == "start":
-              print(json.dumps({"ready": True, "name": "skips", "stages": ["score"]}), flush=True)
-          elif m["cmd"] == "run":
-              print(json.dumps({"seq": m["seq"], "skipped": "not here"}), flush=True)
-          else:
-              break
-      """
-    try script.write(toFile: dir + "/skips.py", atomically: true, encoding: .utf8)
-    let skips = try CLIRunner.run(["fuzz", "scoring", "--testee", "python3 '\(dir)/skips.py'", "--cases", "300", "--face", "10_zone"])
+    let skipper = try pythonTestee(dir, file: "skips.py", ready: #"{"ready": True, "name": "skips", "stages": ["score"]}"#, answer: #"""
+      print(json.dumps({"seq": m["seq"], "skipped": "not here"}), flush=True)
+      """#)
+    let skips = try CLIRunner.run(["fuzz", "scoring", "--testee", skipper, "--cases", "300", "--face", "10_zone"])
     #expect(skips.status == 2, "\(skips.stdout.suffix(200)) \(skips.stderr)")
     #expect(skips.stderr.contains("nothing was checked") && skips.stderr.contains("300 were skipped"), "\(skips.stderr)")
     let none = try CLIRunner.run(["fuzz", "scoring", "--testee", "\(bin) conform testee", "--seconds", "1e-300"])
@@ -99,22 +90,13 @@ extension ConformRefusalTests {
 
   @Test func fuzzBatchesHoldAtMost64Cases() throws {
     let dir = try CLIRunner.scratch("conf-fuzz-batch")
-    let script = """
-      import sys, json
-      most = 0
-      for line in sys.stdin:
-          m = json.loads(line)
-          if m["cmd"] == "start":
-              print(json.dumps({"ready": True, "name": "b", "stages": ["score"], "batch": True}), flush=True)
-          elif m["cmd"] == "run_batch":
-              most = max(most, len(m["cases"]))
-              open(sys.argv[1], "w").write(str(most))
-              print(json.dumps({"seq": m["seq"], "answers": [{"skipped": "-"} for _ in m["cases"]]}), flush=True)
-          else:
-              break
-      """
-    try script.write(toFile: dir + "/batch.py", atomically: true, encoding: .utf8)
-    _ = try CLIRunner.run(["fuzz", "scoring", "--testee", "python3 '\(dir)/batch.py' '\(dir)/most'", "--cases", "2000", "--face", "10_zone"])
+    let batcher = try pythonTestee(dir, file: "batch.py", ready: #"{"ready": True, "name": "b", "stages": ["score"], "batch": True}"#,
+                                   command: "run_batch", answer: #"""
+      most = max(most, len(m["cases"]))
+      open(sys.argv[1], "w").write(str(most))
+      print(json.dumps({"seq": m["seq"], "answers": [{"skipped": "-"} for _ in m["cases"]]}), flush=True)
+      """#, args: "'\(dir)/most'")
+    _ = try CLIRunner.run(["fuzz", "scoring", "--testee", batcher, "--cases", "2000", "--face", "10_zone"])
     let most = Int(try String(contentsOfFile: dir + "/most", encoding: .utf8)) ?? 0
     #expect(most == 64, "the largest batch held \(most) cases")
   }

@@ -10,23 +10,34 @@ struct ConformRefusalTests {
   /// A testee that leaves `started` in `dir` when it is run, then is Bullseye's own.
   func markingTestee(_ dir: String) -> String { "touch '\(dir)/started'; exec \(bin) conform testee" }
 
-  /// A Python testee of the echo stage named `name` that answers the `wrong` ids with a wrong value.
-  func echoTestee(_ dir: String, name: String, wrong: [String] = []) throws -> String {
+  /// A Python testee in `dir/file` that answers start with the `ready` object (a Python
+  /// dict literal) and a request whose `cmd` is `command` with `answer` (Python lines run
+  /// with the request in `m`); any other request ends it. Returns the command line (`args` appended).
+  func pythonTestee(_ dir: String, file: String, ready: String, command: String = "run", answer: String, args: String = "") throws -> String {
+    let body = answer.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")
     let script = """
       import sys, json
+      most = 0
       for line in sys.stdin:
           m = json.loads(line)
           if m["cmd"] == "start":
-              print(json.dumps({"ready": True, "name": \(String(reflecting: name)), "stages": ["echo"]}), flush=True)
-          elif m["cmd"] == "run":
-              out = {"value": 12345.5} if m["id"] in \(wrong) else m["input"]
-              print(json.dumps({"seq": m["seq"], "output": out}), flush=True)
+              print(json.dumps(\(ready)), flush=True)
+          elif m["cmd"] == "\(command)":
+      \(body)
           else:
               break
       """
-    let path = dir + "/echo-\(name).py"
+    let path = dir + "/" + file
     try script.write(toFile: path, atomically: true, encoding: .utf8)
-    return "python3 '\(path)'"
+    return "python3 '\(path)'" + (args.isEmpty ? "" : " " + args)
+  }
+
+  /// A Python testee of the echo stage named `name` that answers the `wrong` ids with a wrong value.
+  func echoTestee(_ dir: String, name: String, wrong: [String] = []) throws -> String {
+    try pythonTestee(dir, file: "echo-\(name).py", ready: "{\"ready\": True, \"name\": \(String(reflecting: name)), \"stages\": [\"echo\"]}", answer: """
+      out = {"value": 12345.5} if m["id"] in \(wrong) else m["input"]
+      print(json.dumps({"seq": m["seq"], "output": out}), flush=True)
+      """)
   }
 
   @Test func reportFilesMayNotLandOnAnotherInputOrOutput() throws {
@@ -214,24 +225,15 @@ struct ConformRefusalTests {
 
   @Test func aTesteesStringsCannotDriveTheTerminalOrTheMarkdown() throws {
     let dir = try CLIRunner.scratch("conf-escape")
-    let script = """
-      import sys, json
-      for line in sys.stdin:
-          m = json.loads(line)
-          if m["cmd"] == "start":
-              print(json.dumps({"ready": True, "name": "a\\u0000\\u001b[31mb\\nc<script>", "stages": ["echo"]}), flush=True)
-          elif m["cmd"] == "run":
-              if m["id"] == "echo.zero":
-                  print(json.dumps({"seq": m["seq"], "error": "bad\\u001b[2J\\nFAIL forged"}), flush=True)
-              elif m["id"] == "echo.strings":
-                  print(json.dumps({"seq": m["seq"], "output": {"text": "<script>alert(1)</script>\\u0000\\u009b`"}}), flush=True)
-              else:
-                  print(json.dumps({"seq": m["seq"], "output": m["input"]}), flush=True)
-          else:
-              break
-      """
-    try script.write(toFile: dir + "/t.py", atomically: true, encoding: .utf8)
-    let r = try CLIRunner.run(["conform", "run", "--testee", "python3 '\(dir)/t.py'", "--stages", "echo", "--markdown", dir + "/s.md"])
+    let testee = try pythonTestee(dir, file: "t.py", ready: #"{"ready": True, "name": "a\u0000\u001b[31mb\nc<script>", "stages": ["echo"]}"#, answer: #"""
+      if m["id"] == "echo.zero":
+          print(json.dumps({"seq": m["seq"], "error": "bad\u001b[2J\nFAIL forged"}), flush=True)
+      elif m["id"] == "echo.strings":
+          print(json.dumps({"seq": m["seq"], "output": {"text": "<script>alert(1)</script>\u0000\u009b`"}}), flush=True)
+      else:
+          print(json.dumps({"seq": m["seq"], "output": m["input"]}), flush=True)
+      """#)
+    let r = try CLIRunner.run(["conform", "run", "--testee", testee, "--stages", "echo", "--markdown", dir + "/s.md"])
     #expect(r.status == 1, "\(r.stderr)")
     #expect(!r.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "no control characters: \(r.stdout.debugDescription)")
     #expect(r.stdout.contains("testee: a\\u0000\\u001b[31mb\\u000ac<script> (stages echo)"), "\(r.stdout.prefix(200))")
