@@ -38,9 +38,9 @@ detector-floor: build
 	@echo "== arrow-detector alone"
 	$(BIN) eval archery --images 30 --seed 7000000 --floor recall=0.893,precision=0.686,scored=0.827
 	@echo "== arrow-detector alone, realistic scenes"
-	$(BIN) eval archery --images 30 --seed 7000000 --style realistic --floor recall=0.707,precision=0.531,scored=0.593
+	$(BIN) eval archery --images 30 --seed 7000000 --style realistic --floor recall=0.727,precision=0.534,scored=0.613
 	@echo "== arrow-detector + arrow-refiner under --profile best, realistic scenes"
-	$(BIN) eval archery --images 30 --seed 7000000 --style realistic --profile best --floor recall=0.720,precision=0.649,scored=0.653
+	$(BIN) eval archery --images 30 --seed 7000000 --style realistic --profile best --floor recall=0.740,precision=0.651,scored=0.680
 
 bench: build
 	$(BIN) bench synth --size 1280x960 --arrows 6 --repeat 5

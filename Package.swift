@@ -119,7 +119,7 @@ let package = Package(
     // Test-only: a malloc hook that counts allocations (the run-loop allocation test).
     .target(name: "CAllocCount", path: "Tests/CAllocCount"),
     .testTarget(name: "InferenceTests", dependencies: ["Inference", "Imaging", "CAllocCount"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "DetectionTests", dependencies: ["Detection", "Imaging", "Synth", "Scoring", "TestSupport"]),
+    .testTarget(name: "DetectionTests", dependencies: ["Detection", "Imaging", "Synth", "Scoring", "Core", "TestSupport"]),
     .testTarget(name: "AdjustmentTests", dependencies: ["Adjustment", "Scoring", "TestSupport"]),
     .testTarget(
       name: "PersistenceTests",

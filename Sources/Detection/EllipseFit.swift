@@ -25,7 +25,13 @@ public struct FittedEllipse: Sendable, Hashable {
 
   /// Inverse of `normalize`.
   public func denormalize(_ x: Double, _ y: Double) -> (Double, Double) {
-    let t = angleDeg * .pi / 180, c = cos(t), s = sin(t)
+    let t = angleDeg * .pi / 180
+    return denormalize(x, y, cos: cos(t), sin: sin(t))
+  }
+
+  /// `denormalize` with the angle's cosine and sine given: the same bits, for
+  /// loops over thousands of points of one ellipse.
+  @inline(__always) func denormalize(_ x: Double, _ y: Double, cos c: Double, sin s: Double) -> (Double, Double) {
     let u = (x * c + y * s) * a, v = (-x * s + y * c) * b
     return (cx + u * c - v * s, cy + u * s + v * c)
   }

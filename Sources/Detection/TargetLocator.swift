@@ -25,11 +25,18 @@ public struct TargetFit: Sendable, Hashable {
   var ringRadius: Double = 1
   /// Multi-spot sheets: each spot's fitted ring (nil for single-spot faces).
   var spots: SpotFits?
+  /// Every ring edge fitted at once (`TargetLocator.jointFit`); when present it
+  /// is the map, over the rectification and the ellipse.
+  var homography: FaceHomography?
+
+  /// Whether perspective is undone (two ring edges, or all of them at once).
+  public var rectified: Bool { rectification != nil || homography != nil }
 
   /// The face point (x right, y down, 1 = outer scoring edge) of a pixel:
   /// projective when rectified, otherwise the affine un-squash of the ellipse.
   public func normalize(_ x: Double, _ y: Double) -> (Double, Double) {
     if let spots { return spots.normalize(x, y) }
+    if let homography { return homography.face(x, y) }
     if let r = rectification, let ring = rectifiedRing {
       let p = r.apply(x, y)
       let n = ring.normalize(p.0, p.1)
@@ -42,6 +49,7 @@ public struct TargetFit: Sendable, Hashable {
   /// The photo pixel whose face coordinates are (x, y): `normalize` inverted by
   /// Newton steps from the ellipse's guess (for detections given in face coordinates).
   public func pixel(_ x: Double, _ y: Double) -> (Double, Double) {
+    if spots == nil, let homography { return homography.pixel(x, y) }
     let t = ellipse.angleDeg * .pi / 180
     var px = ellipse.cx + x * ellipse.a * cos(t) - y * ellipse.b * sin(t)
     var py = ellipse.cy + x * ellipse.a * sin(t) + y * ellipse.b * cos(t)
@@ -58,8 +66,8 @@ public struct TargetFit: Sendable, Hashable {
     return (px, py)
   }
 
-  public var centerX: Double { rectification?.centerX ?? ellipse.cx }
-  public var centerY: Double { rectification?.centerY ?? ellipse.cy }
+  public var centerX: Double { homography.map { $0.pixel(0, 0).0 } ?? rectification?.centerX ?? ellipse.cx }
+  public var centerY: Double { homography.map { $0.pixel(0, 0).1 } ?? rectification?.centerY ?? ellipse.cy }
 }
 
 /// Finds the face: start from a hint (a target-face detection box, or the
@@ -164,7 +172,8 @@ public enum TargetLocator {
   /// zone edge, so the step is at its inner side (r − w/2) when the line's own step
   /// from the inner zone is the larger one in the expected direction (a black
   /// line before a black zone), else at its outer side (a black line after one).
-  static func contrastEdges(_ face: Face, lineWidth: Double) -> [(radius: Double, darkerInside: Bool)] {
+  /// `fillsOnly`: the steps between zone fills and the rim, without printed lines.
+  static func contrastEdges(_ face: Face, lineWidth: Double, fillsOnly: Bool = false) -> [(radius: Double, darkerInside: Bool)] {
     func luma(_ c: RGB8) -> Double { 0.299 * Double(c.r) + 0.587 * Double(c.g) + 0.114 * Double(c.b) }
     typealias Edge = (step: Double, radius: Double, darker: Bool)
     var fills: [Edge] = [], rim: [Edge] = [], printed: [Edge] = []
@@ -184,7 +193,7 @@ public enum TargetLocator {
       }
     }
     let strongestFirst: (Edge, Edge) -> Bool = { $0.step != $1.step ? $0.step > $1.step : $0.radius > $1.radius }
-    return (fills.sorted(by: strongestFirst) + rim + printed.sorted(by: strongestFirst)).map { ($0.radius, $0.darker) }
+    return (fills.sorted(by: strongestFirst) + rim + (fillsOnly ? [] : printed.sorted(by: strongestFirst))).map { ($0.radius, $0.darker) }
   }
 
   /// The paper a face is printed on, as the locator expects it around the scoring area.
@@ -199,12 +208,13 @@ public enum TargetLocator {
     // Pixels between samples along a ray (mean semi-axis × window span / steps).
     let spacing = (e.a + e.b) / 2 * radius * 2 * window / Double(steps)
     var profile = [Double](repeating: 0, count: steps + 1)
+    let angle = e.angleDeg * .pi / 180, ec = cos(angle), es = sin(angle)
     for k in 0..<180 {
-      let t = Double(k) * 2 * .pi / 180
+      let t = Double(k) * 2 * .pi / 180, ct = cos(t), st = sin(t)
       let r0 = radius * (1 - window), r1 = radius * (1 + window)
       for i in 0...steps {
         let r = r0 + (r1 - r0) * Double(i) / Double(steps)
-        let p = e.denormalize(r * cos(t), r * sin(t))
+        let p = e.denormalize(r * ct, r * st, cos: ec, sin: es)
         profile[i] = sampleLuma(img, p.0, p.1)
       }
       // Ignore edges under 12.5 levels per pixel along the ray; the sample
@@ -223,7 +233,7 @@ public enum TargetLocator {
       let denom = gl - 2 * gc + gr
       let shift = abs(denom) > 1e-9 ? max(-0.5, min(0.5, 0.5 * (gl - gr) / denom)) : 0
       let r = r0 + (r1 - r0) * (Double(bestI) + shift) / Double(steps)
-      out.append(e.denormalize(r * cos(t), r * sin(t)))
+      out.append(e.denormalize(r * ct, r * st, cos: ec, sin: es))
     }
     return out
   }

@@ -94,7 +94,14 @@ public enum ArcheryPipeline {
     }
     if var t = target, !injected {
       // A fit the picture's rings do not bear out is no target: never a confident wrong ellipse.
-      let agreement = TargetLocator.ringAgreement(r.image, fit: t, face: r.face)
+      var agreement = TargetLocator.ringAgreement(r.image, fit: t, face: r.face)
+      // A single-spot fit the rings bear out poorly (often a steep face whose two-ring perspective tipped
+      // the wrong way) is fitted again to every ring edge at once; kept when the picture bears it out better.
+      if r.face.spots.count == 1, let a = agreement, a < TargetLocator.jointRefitBelow,
+         let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines), let b = joint.agreement, b > a {
+        t = joint.fit
+        agreement = b
+      }
       t.ringAgreement = agreement
       target = t
       // Low agreement refuses single-spot fits only: a multi-spot sheet is found by its spot blobs

@@ -30,7 +30,7 @@ extension RunResult {
     if let t = target {
       out["target"] = .object([
         "center_x": .double(t.centerX), "center_y": .double(t.centerY), "radius_x": .double(t.ellipse.a),
-        "ellipse_center": .array([.double(t.ellipse.cx), .double(t.ellipse.cy)]), "rectified": .bool(t.rectification != nil),
+        "ellipse_center": .array([.double(t.ellipse.cx), .double(t.ellipse.cy)]), "rectified": .bool(t.rectified),
         "radius_y": .double(t.ellipse.b), "angle_deg": .double(t.ellipse.angleDeg), "method": .string(t.method),
         "edge_points": .int(t.edgePoints), "median_residual": .double(t.medianResidual),
         "ring_agreement": t.ringAgreement.map(JSONValue.double) ?? .null,

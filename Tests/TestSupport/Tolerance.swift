@@ -13,6 +13,9 @@ public enum Tolerance: Sendable {
   case lossyLevels
   /// Within 0.1 degrees: an angle measured by two ring fits of the same picture turned.
   case fitAngle
+  /// Within 0.002 of the face radius (a fifth of a 10-zone ring's 0.1): an arrow's
+  /// distance from the centre read through a fitted face map against the truth.
+  case ringFit
 
   /// True when `a` and `b` agree under this tolerance.
   public func accepts(_ a: Double, _ b: Double) -> Bool {
@@ -23,6 +26,7 @@ public enum Tolerance: Sendable {
     case .float32Sum: return abs(a - b) <= 1e-3
     case .lossyLevels: return abs(a - b) <= 16
     case .fitAngle: return abs(a - b) <= 0.1
+    case .ringFit: return abs(a - b) <= 0.002
     }
   }
 }
