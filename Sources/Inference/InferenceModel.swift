@@ -126,6 +126,10 @@ public struct InferenceModel: Sendable {
           throw InferenceError.shape("Input '\(info.name)' has shape \(v.shape); expected \(dims.map(\.description)).")
         }
       }
+      // A model that declares integers or booleans would read these floats' bits as something else.
+      if info.elemType != 0, DType(onnx: info.elemType) != v.dtype {
+        throw InferenceError.shape("Input '\(info.name)' is given as \(v.dtype.onnxName); the model declares \(DType.name(ofOnnx: info.elemType)).")
+      }
       if v.dtype == .float && !constants.contains(info.name) {
         shapes[info.name] = v.shape
         floats[info.name] = v.f

@@ -42,6 +42,8 @@ struct TestGraph {
   }
   var nodes: [Node] = []
   var inputs: [(String, [Int64])] = []
+  /// ONNX element types of inputs other than float (1), by name.
+  var inputTypes: [String: Int64] = [:]
   var outputs: [String] = []
   var initializers: [(String, [Int64], [Float])] = []
   var intInitializers: [(String, [Int64], [Int64])] = []
@@ -98,17 +100,17 @@ struct TestGraph {
           t.bytes(9, raw)
         }
       }
-      for (name, dims) in inputs { g.message(11) { valueInfo(&$0, name, dims) } }
+      for (name, dims) in inputs { g.message(11) { valueInfo(&$0, name, dims, type: inputTypes[name] ?? 1) } }
       for name in outputs { g.message(12) { valueInfo(&$0, name, nil) } }
     }
     return m.bytes
   }
 
-  private func valueInfo(_ w: inout ProtoWriter, _ name: String, _ dims: [Int64]?) {
+  private func valueInfo(_ w: inout ProtoWriter, _ name: String, _ dims: [Int64]?, type: Int64 = 1) {
     w.string(1, name)
     w.message(2) { t in
       t.message(1) { tt in
-        tt.int(1, 1)
+        tt.int(1, type)
         if let dims {
           tt.message(2) { s in for d in dims { s.message(1) { $0.int(1, d) } } }
         }
