@@ -172,7 +172,9 @@ extension TargetLocator {
   /// inner ring can tip a two-ring rectification the wrong way on a steep face;
   /// the joint fit's windows cannot reach back from there, a better start can.
   /// Nil when no start gives a joint fit.
-  public static func jointRefit(_ image: RGBA8Image, fit: TargetFit, face: Face, lineWidth: Double) -> (fit: TargetFit, agreement: Double?)? {
+  /// `spacing`: the ring spacing the agreement is read at (`ringAgreement`).
+  public static func jointRefit(_ image: RGBA8Image, fit: TargetFit, face: Face, lineWidth: Double,
+                                spacing: Double = 12) -> (fit: TargetFit, agreement: Double?)? {
     guard face.spots.count == 1, fit.spots == nil else { return nil }
     var starts = [fit]
     var affine = fit
@@ -182,7 +184,7 @@ extension TargetLocator {
     var best: (fit: TargetFit, agreement: Double?)?
     for start in starts {
       guard let joint = jointFit(image, fit: start, face: face, lineWidth: lineWidth) else { continue }
-      let agreement = ringAgreement(image, fit: joint, face: face)
+      let agreement = ringAgreement(image, fit: joint, face: face, spacing: spacing)
       if let b = best {
         let (x, y) = (agreement ?? 0, b.agreement ?? 0)
         guard x > y || (x == y && joint.medianResidual < b.fit.medianResidual) else { continue }

@@ -119,10 +119,16 @@ public enum ArcheryPipeline {
         // verdict, none): read again at a third of that spacing. A fit whose rings still do not show there (a squiggle
         // on a card, which the detector may call a face too) is no target; one
         // too small even for that keeps the old verdict (none), and a
-        // scenario's hint still vouches for a small face.
-        noTarget = true
-        failure = "no target face found: the fitted \(r.face.id) outline is small and its rings do not show at \(Int(TargetLocator.smallFaceSpacing)) px apart (ring agreement \(String(format: "%.2f", small)), expected at least \(TargetLocator.minimumRingAgreement))"
-        target = nil
+        // scenario's hint still vouches for a small face. Fitted again to every ring edge at once, a
+        // small steep face's rings may show after all.
+        if let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines, spacing: TargetLocator.smallFaceSpacing),
+           let b = joint.agreement, b >= TargetLocator.minimumRingAgreement {
+          target = joint.fit
+        } else {
+          noTarget = true
+          failure = "no target face found: the fitted \(r.face.id) outline is small and its rings do not show at \(Int(TargetLocator.smallFaceSpacing)) px apart (ring agreement \(String(format: "%.2f", small)), expected at least \(TargetLocator.minimumRingAgreement))"
+          target = nil
+        }
       }
     }
 

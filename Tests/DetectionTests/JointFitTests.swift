@@ -94,3 +94,27 @@ struct JointFitTests {
     #expect(joint == nil || (joint?.agreement ?? 0) < TargetLocator.minimumRingAgreement)
   }
 }
+
+/// The small-face path: a face whose rings are too close to judge at 12 px.
+struct JointFitSmallFaceTests {
+  /// Selection photo 38 (realistic, a face about a sixth of the picture in grass): its rings did not show
+  /// at 4 px ("no target"); fitted jointly they do, and the true arrows read within a fifth of a ring.
+  @Test func smallSteepFaceShowsItsRingsOnceFittedJointly() throws {
+    var g = SeededGenerator(seed: 7_100_038)
+    var spec = SceneSpec(face: "10_zone", seed: 7_100_038, size: ImageSize(width: 1280, height: 960), arrowCount: g.int(3...9))
+    spec.camera.tiltDeg = g.uniform(0...25) * 2.4
+    spec.style = .realistic
+    let r = try Synthesizer.render(spec)
+    let face = r.truth.scene.face
+    let fit = TargetLocator.locate(r.image, face: face, hint: r.boxHint, lineWidth: r.lineWidth)
+    let small = TargetLocator.smallFaceSpacing
+    #expect(TargetLocator.ringAgreement(r.image, fit: fit, face: face) == nil)
+    #expect((TargetLocator.ringAgreement(r.image, fit: fit, face: face, spacing: small) ?? 1) < TargetLocator.minimumRingAgreement)
+    let joint = try #require(TargetLocator.jointRefit(r.image, fit: fit, face: face, lineWidth: r.lineWidth, spacing: small))
+    #expect((joint.agreement ?? 0) >= TargetLocator.minimumRingAgreement, "agreement \(String(describing: joint.agreement))")
+    for a in r.truth.arrows {
+      let n = joint.fit.normalize(a.pixelX, a.pixelY)
+      #expect(Tolerance.ringFit.accepts(hypot(n.0, n.1), hypot(a.normalizedX, a.normalizedY)), "arrow at \(a.pixelX),\(a.pixelY)")
+    }
+  }
+}
