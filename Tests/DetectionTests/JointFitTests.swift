@@ -15,6 +15,15 @@ struct JointFitTests {
   /// A pixel → face map with strong perspective (D varies by ±20 % across the face).
   static let steep = FaceHomography(tx: 600, ty: 450, s: 300, h: [1.1, 0.2, 0.05, -0.15, 1.6, -0.1, 0.12, -0.2])!
 
+  /// Realistic selection photo `index` as `eval archery --seed 7100000 --style realistic` draws it.
+  static func realisticSelectionPhoto(_ index: UInt64) throws -> SynthResult {
+    var g = SeededGenerator(seed: 7_100_000 + index)
+    var spec = SceneSpec(face: "10_zone", seed: 7_100_000 + index, size: ImageSize(width: 1280, height: 960), arrowCount: g.int(3...9))
+    spec.camera.tiltDeg = g.uniform(0...25) * 2.4
+    spec.style = .realistic
+    return try Synthesizer.render(spec)
+  }
+
   @Test func pixelInvertsFace() throws {
     for (x, y) in [(0.0, 0.0), (0.8, -0.3), (-0.95, 0.6), (0.1, 1.0)] {
       let p = Self.steep.pixel(x, y)
@@ -61,11 +70,7 @@ struct JointFitTests {
   /// rings did not show (agreement 0.09: "no target"). Fitted jointly, every true arrow's
   /// distance from the centre reads within a fifth of a ring.
   @Test func steepFaceIsFittedFromEveryRing() throws {
-    var g = SeededGenerator(seed: 7_100_030)
-    var spec = SceneSpec(face: "10_zone", seed: 7_100_030, size: ImageSize(width: 1280, height: 960), arrowCount: g.int(3...9))
-    spec.camera.tiltDeg = g.uniform(0...25) * 2.4
-    spec.style = .realistic
-    let r = try Synthesizer.render(spec)
+    let r = try Self.realisticSelectionPhoto(30)
     let face = r.truth.scene.face
     let fit = TargetLocator.locate(r.image, face: face, hint: r.boxHint, lineWidth: r.lineWidth)
     let before = TargetLocator.ringAgreement(r.image, fit: fit, face: face) ?? 0
@@ -100,11 +105,7 @@ struct JointFitSmallFaceTests {
   /// Selection photo 38 (realistic, a face about a sixth of the picture in grass): its rings did not show
   /// at 4 px ("no target"); fitted jointly they do, and the true arrows read within a fifth of a ring.
   @Test func smallSteepFaceShowsItsRingsOnceFittedJointly() throws {
-    var g = SeededGenerator(seed: 7_100_038)
-    var spec = SceneSpec(face: "10_zone", seed: 7_100_038, size: ImageSize(width: 1280, height: 960), arrowCount: g.int(3...9))
-    spec.camera.tiltDeg = g.uniform(0...25) * 2.4
-    spec.style = .realistic
-    let r = try Synthesizer.render(spec)
+    let r = try JointFitTests.realisticSelectionPhoto(38)
     let face = r.truth.scene.face
     let fit = TargetLocator.locate(r.image, face: face, hint: r.boxHint, lineWidth: r.lineWidth)
     let small = TargetLocator.smallFaceSpacing
