@@ -124,7 +124,7 @@ let package = Package(
     .testTarget(
       name: "PersistenceTests",
       dependencies: ["Persistence", "Scoring", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-    .testTarget(name: "PipelinesTests", dependencies: ["Pipelines", "Harness", "Synth", "Scoring", "Canvas", "TestSupport"], exclude: ["Fixtures"]),
+    .testTarget(name: "PipelinesTests", dependencies: ["Pipelines", "Harness", "Synth", "Scoring", "Canvas", "Core", "Imaging", "Detection", "TestSupport"], exclude: ["Fixtures"]),
     .testTarget(name: "SetCardsTests", dependencies: ["SetCards", "Synth", "Overlays", "Harness", "Core", "Canvas", "StrictYAML"]),
     .testTarget(name: "ObstaclesTests", dependencies: ["Obstacles", "Synth", "Overlays", "Harness", "Core", "Canvas", "Imaging"]),
     .testTarget(

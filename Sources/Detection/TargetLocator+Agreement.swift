@@ -21,6 +21,12 @@ extension TargetLocator {
   /// in a full photo. A thumbnail that the face fills keeps "no verdict".
   public static let smallFaceShare = 0.15
 
+  /// The largest median edge residual (radius units) a single-spot fit whose
+  /// rings are too close to judge (`ringAgreement` nil) may have and still count
+  /// as a target: real faces measure 0.0005–0.002 there (every scenario); a
+  /// ring the locator fitted to random noise 0.054.
+  public static let maximumUnjudgedResidual = 0.02
+
   /// How well the picture agrees with the face the fit claims: the share of the
   /// face's ring boundaries (each spot's, those at least 12 px from their
   /// neighbours on at least a quarter of the rays) where, on at least half of the 48 rays from the spot's centre that

@@ -1,0 +1,39 @@
+import Core
+import Detection
+import Imaging
+import Scoring
+import Testing
+@testable import Pipelines
+
+/// Textures the locator can fit rings to are still no target: in random noise an
+/// edge far off any ellipse whose rings are too close to judge
+/// (`maximumUnjudgedResidual`); on a checkerboard a joint refit, one of whose many
+/// starts clears 0.1 by chance (`jointRescueAgreement`).
+struct TextureNoTargetTests {
+  static func texture(_ kind: String) throws -> RGBA8Image {
+    let w = 640, h = 480
+    var pixels = [UInt8](repeating: 255, count: w * h * 4)
+    var g = SeededGenerator(seed: 1)
+    for y in 0..<h {
+      for x in 0..<w {
+        let level: UInt8 = kind == "noise" ? UInt8(truncatingIfNeeded: g.next()) : ((x / 32 + y / 32) % 2 == 0 ? 0 : 255)
+        for c in 0..<3 { pixels[(y * w + x) * 4 + c] = level }
+      }
+    }
+    return try RGBA8Image(width: w, height: h, pixels: pixels)
+  }
+
+  /// A face box (input pixels of the 640 letterbox: the picture's own at 640x480) and two arrows in it.
+  @Test(arguments: ["noise", "checkerboard"], [[78.0, 389, 186, 156], [320.0, 240, 300, 260], [500.0, 120, 120, 110]])
+  func texturesAreNoTarget(kind: String, face: [Double]) throws {
+    let profile = try PlatformProfile.named("best")
+    let boxes = [RawBox(cx: face[0], cy: face[1] + 80, w: face[2], h: face[3], confidence: 0.9, classID: 1),
+                 RawBox(cx: face[0], cy: face[1] + 80, w: 12, h: 12, confidence: 0.9),
+                 RawBox(cx: face[0] + 20, cy: face[1] + 70, w: 12, h: 12, confidence: 0.9)]
+    let req = RunRequest(image: try Self.texture(kind), profile: profile, face: try FaceCatalog.face(named: "10_zone"),
+                         rule: .inclusive, detector: .boxes(boxes), expectedArrows: 2)
+    let r = try ArcheryPipeline.run(req)
+    #expect(r.target == nil && r.noTarget, "\(kind) \(face): \(String(describing: r.target)) \(r.error ?? "")")
+    #expect(r.detections.isEmpty)
+  }
+}
