@@ -16,13 +16,6 @@ extension TargetLocator {
   /// 85.9 % up to 0.5 and fell to 85.0 % refitting all.
   public static let jointRefitBelow = 0.5
 
-  /// The agreement a joint refit must reach to turn a fit that would be no
-  /// target (under `minimumRingAgreement`) into one: the refit tries many
-  /// starts and keeps the best, so on a picture without a face one start may
-  /// clear 0.1 by chance (a checkerboard 0.11: one of nine rings). Real faces
-  /// rescued measure 0.36–0.82 (selection photos 13, 30, 38).
-  public static let jointRescueAgreement = 0.3
-
   /// Rays per ring edge the joint fit reads.
   static let jointRays = 120
 

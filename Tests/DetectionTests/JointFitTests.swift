@@ -112,7 +112,7 @@ struct JointFitSmallFaceTests {
     #expect(TargetLocator.ringAgreement(r.image, fit: fit, face: face) == nil)
     #expect((TargetLocator.ringAgreement(r.image, fit: fit, face: face, spacing: small) ?? 1) < TargetLocator.minimumRingAgreement)
     let joint = try #require(TargetLocator.jointRefit(r.image, fit: fit, face: face, lineWidth: r.lineWidth, spacing: small))
-    #expect((joint.agreement ?? 0) >= TargetLocator.jointRescueAgreement, "agreement \(String(describing: joint.agreement))")
+    #expect((joint.agreement ?? 0) >= TargetLocator.minimumRingAgreement, "agreement \(String(describing: joint.agreement))")
     for a in r.truth.arrows {
       let n = joint.fit.normalize(a.pixelX, a.pixelY)
       #expect(Tolerance.ringFit.accepts(hypot(n.0, n.1), hypot(a.normalizedX, a.normalizedY)), "arrow at \(a.pixelX),\(a.pixelY)")

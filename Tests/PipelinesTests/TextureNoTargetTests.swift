@@ -5,10 +5,9 @@ import Scoring
 import Testing
 @testable import Pipelines
 
-/// Textures the locator can fit rings to are still no target: in random noise an
-/// edge far off any ellipse whose rings are too close to judge
-/// (`maximumUnjudgedResidual`); on a checkerboard a joint refit, one of whose many
-/// starts clears 0.1 by chance (`jointRescueAgreement`).
+/// Textures the locator can fit rings to are still no target: their edges lie far
+/// off any ellipse (`maximumEdgeResidual`), whether the rings are too close to judge
+/// or a joint refit, keeping the best of many starts, clears 0.1 by chance.
 struct TextureNoTargetTests {
   static func texture(_ kind: String) throws -> RGBA8Image {
     let w = 640, h = 480
