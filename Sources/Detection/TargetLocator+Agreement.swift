@@ -21,15 +21,23 @@ extension TargetLocator {
   /// in a full photo. A thumbnail that the face fills keeps "no verdict".
   public static let smallFaceShare = 0.15
 
-  /// The largest median edge residual (radius units) a single-spot fit may
-  /// have to count as a face's edge where its rings give no verdict: a fit
-  /// whose rings are too close to judge is no target beyond it, and a joint
-  /// refit may not rescue a fit whose rings do not show. Such faces measure
-  /// 0.0005–0.0045 (every scenario without a verdict, the realistic photos
-  /// rescued); edges fitted to textures 0.035–0.054 (a checkerboard, rings
-  /// drawn as lines, noise). A face crowded with arrows can measure 0.039, but
-  /// its rings show (`line-cutter-*`, agreement 0.67), so neither rule reads it.
+  /// How far a fit's edge may lie off its ellipse (median) and still be a
+  /// face's edge where its rings give no verdict: within this share of the
+  /// radius, or within `maximumEdgeResidualPx` pixels (on a face a few dozen
+  /// pixels across a pixel of noise is a large share). A fit whose rings are
+  /// too close to judge is no target beyond both, and a joint refit may not
+  /// rescue a fit whose rings do not show. Faces measure 0.0005–0.0045 of the
+  /// radius, or 0.15–1.1 px where tiny (a WA field face 72 px across: 0.030,
+  /// 1.06 px); edges fitted to textures 0.026–0.065 and 2.2–8.7 px (noise,
+  /// smoothed colour noise, a checkerboard, rings drawn as lines).
   public static let maximumEdgeResidual = 0.02
+  /// The pixel half of `maximumEdgeResidual`.
+  public static let maximumEdgeResidualPx = 1.5
+
+  /// Whether `fit`'s edge lies close enough to its ellipse to be a face's (`maximumEdgeResidual`).
+  public static func edgeIsAnEllipse(_ fit: TargetFit) -> Bool {
+    fit.medianResidual <= maximumEdgeResidual || fit.edgeResidualPx <= maximumEdgeResidualPx
+  }
 
   /// How well the picture agrees with the face the fit claims: the share of the
   /// face's ring boundaries (each spot's, those at least 12 px from their

@@ -29,6 +29,11 @@ public struct TargetFit: Sendable, Hashable {
   /// is the map, over the rectification and the ellipse.
   var homography: FaceHomography?
 
+  /// The median edge residual in pixels, roughly: radius units times the
+  /// outline's mean semi-axis. A face's edge lies within a pixel or two of its
+  /// ellipse at any size; an edge fitted to a texture lies several off.
+  public var edgeResidualPx: Double { medianResidual * (ellipse.a + ellipse.b) / 2 }
+
   /// Whether perspective is undone (two ring edges, or all of them at once).
   public var rectified: Bool { rectification != nil || homography != nil }
 

@@ -99,8 +99,8 @@ public enum ArcheryPipeline {
       // the wrong way) is fitted again to every ring edge at once; kept when the picture bears it out better.
       // One that would be no target is rescued only if its edge was an ellipse (a texture's is not).
       if r.face.spots.count == 1, let a = agreement, a < TargetLocator.jointRefitBelow,
-         let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines), let b = joint.agreement, b > a,
-         a >= TargetLocator.minimumRingAgreement || t.medianResidual <= TargetLocator.maximumEdgeResidual {
+         a >= TargetLocator.minimumRingAgreement || TargetLocator.edgeIsAnEllipse(t),
+         let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines), let b = joint.agreement, b > a {
         t = joint.fit
         agreement = b
       }
@@ -123,18 +123,19 @@ public enum ArcheryPipeline {
         // too small even for that keeps the old verdict (none), and a
         // scenario's hint still vouches for a small face. Fitted again to every ring edge at once, a
         // small steep face's rings may show after all.
-        if let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines, spacing: TargetLocator.smallFaceSpacing),
-           t.medianResidual <= TargetLocator.maximumEdgeResidual, let b = joint.agreement, b >= TargetLocator.minimumRingAgreement {
+        if TargetLocator.edgeIsAnEllipse(t),
+           let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines, spacing: TargetLocator.smallFaceSpacing),
+           let b = joint.agreement, b >= TargetLocator.minimumRingAgreement {
           target = joint.fit
         } else {
           noTarget = true
           failure = "no target face found: the fitted \(r.face.id) outline is small and its rings do not show at \(Int(TargetLocator.smallFaceSpacing)) px apart (ring agreement \(String(format: "%.2f", small)), expected at least \(TargetLocator.minimumRingAgreement))"
           target = nil
         }
-      } else if r.face.spots.count == 1, agreement == nil, r.targetHint == nil, t.medianResidual > TargetLocator.maximumEdgeResidual {
+      } else if r.face.spots.count == 1, agreement == nil, r.targetHint == nil, !TargetLocator.edgeIsAnEllipse(t) {
         // Rings too close to judge, on an edge that fits no ellipse: a face the locator made up in noise or texture.
         noTarget = true
-        failure = "no target face found: the fitted \(r.face.id) outline's rings are too close together to judge and its edge lies \(String(format: "%.3f", t.medianResidual)) of the radius off it (median), expected at most \(TargetLocator.maximumEdgeResidual)"
+        failure = "no target face found: the fitted \(r.face.id) outline's rings are too close together to judge and its edge lies \(String(format: "%.3f", t.medianResidual)) of the radius and \(String(format: "%.1f", t.edgeResidualPx)) px off it (median), expected at most \(TargetLocator.maximumEdgeResidual) or \(TargetLocator.maximumEdgeResidualPx) px"
         target = nil
       }
     }

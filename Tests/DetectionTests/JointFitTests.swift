@@ -119,3 +119,19 @@ struct JointFitSmallFaceTests {
     }
   }
 }
+
+/// Whether a fit's edge is a face's: within 2 % of the radius, or within 1.5 px on a tiny face.
+struct EdgeResidualTests {
+  @Test(arguments: [
+    (300.0, 0.004, true),  // a face filling a photo, rescued by the joint refit
+    (36.0, 0.030, true),  // a WA field face 72 px across: 1.1 px
+    (93.0, 0.054, false),  // a ring fitted to random noise: 5.0 px
+    (94.0, 0.026, false),  // smoothed colour noise: 2.4 px
+    (232.0, 0.035, false),  // a checkerboard: 8.1 px
+  ])
+  func edgeIsAnEllipse(semiAxis: Double, residual: Double, face: Bool) {
+    let fit = TargetFit(ellipse: FittedEllipse(cx: 320, cy: 240, a: semiAxis, b: semiAxis, angleDeg: 0), method: "ring-edges",
+                        edgePoints: 180, medianResidual: residual)
+    #expect(TargetLocator.edgeIsAnEllipse(fit) == face)
+  }
+}
