@@ -1,3 +1,4 @@
+import Dispatch
 import Imaging
 import Scoring
 
@@ -176,18 +177,27 @@ extension TargetLocator {
   /// the joint fit's windows cannot reach back from there, a better start can.
   /// Nil when no start gives a joint fit.
   /// `spacing`: the ring spacing the agreement is read at (`ringAgreement`).
+  /// `threads`: starts are fitted on up to this many threads; each start's fit
+  /// is the same on any, and the choice among them is made in order after.
   public static func jointRefit(_ image: RGBA8Image, fit: TargetFit, face: Face, lineWidth: Double,
-                                spacing: Double = 12) -> (fit: TargetFit, agreement: Double?)? {
+                                spacing: Double = 12, threads: Int = 1) -> (fit: TargetFit, agreement: Double?)? {
     guard face.spots.count == 1, fit.spots == nil else { return nil }
-    var starts = [fit]
     var affine = fit
     affine.rectification = nil; affine.rectifiedRing = nil; affine.ringRadius = 1; affine.homography = nil
-    starts.append(affine)
-    starts += perspectiveStarts(image, fit: affine, edges: contrastEdges(face, lineWidth: lineWidth))
+    let starts = [fit, affine] + perspectiveStarts(image, fit: affine, edges: contrastEdges(face, lineWidth: lineWidth))
+    var fitted = [(fit: TargetFit, agreement: Double?)?](repeating: nil, count: starts.count)
+    let workers = max(1, min(threads, starts.count))
+    fitted.withUnsafeMutableBufferPointer { buffer in
+      let slots = JointSlots(buffer: buffer)
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        for i in stride(from: worker, to: starts.count, by: workers) {
+          guard let joint = jointFit(image, fit: starts[i], face: face, lineWidth: lineWidth) else { continue }
+          slots.buffer[i] = (joint, ringAgreement(image, fit: joint, face: face, spacing: spacing))
+        }
+      }
+    }
     var best: (fit: TargetFit, agreement: Double?)?
-    for start in starts {
-      guard let joint = jointFit(image, fit: start, face: face, lineWidth: lineWidth) else { continue }
-      let agreement = ringAgreement(image, fit: joint, face: face, spacing: spacing)
+    for case let (joint, agreement)? in fitted {
       if let b = best {
         let (x, y) = (agreement ?? 0, b.agreement ?? 0)
         guard x > y || (x == y && joint.medianResidual < b.fit.medianResidual) else { continue }
@@ -220,4 +230,10 @@ extension TargetLocator {
     }
     return out
   }
+}
+
+/// The joint refit's result slots, handed to its workers: each writes the slots
+/// of its own starts only.
+private struct JointSlots: @unchecked Sendable {
+  let buffer: UnsafeMutableBufferPointer<(fit: TargetFit, agreement: Double?)?>
 }

@@ -100,7 +100,7 @@ public enum ArcheryPipeline {
       // One that would be no target is rescued only if its edge was an ellipse (a texture's is not).
       if r.face.spots.count == 1, let a = agreement, a < TargetLocator.jointRefitBelow,
          a >= TargetLocator.minimumRingAgreement || TargetLocator.edgeIsAnEllipse(t),
-         let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines), let b = joint.agreement, b > a {
+         let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines, threads: r.threads), let b = joint.agreement, b > a {
         t = joint.fit
         agreement = b
       }
@@ -124,7 +124,8 @@ public enum ArcheryPipeline {
         // scenario's hint still vouches for a small face. Fitted again to every ring edge at once, a
         // small steep face's rings may show after all.
         if TargetLocator.edgeIsAnEllipse(t),
-           let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines, spacing: TargetLocator.smallFaceSpacing),
+           let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines, spacing: TargetLocator.smallFaceSpacing,
+                                                threads: r.threads),
            let b = joint.agreement, b >= TargetLocator.minimumRingAgreement {
           target = joint.fit
         } else {

@@ -77,6 +77,9 @@ struct JointFitTests {
     #expect(before < TargetLocator.jointRefitBelow)
     let joint = try #require(TargetLocator.jointRefit(r.image, fit: fit, face: face, lineWidth: r.lineWidth))
     #expect(joint.fit.method == "ring-edges-joint" && joint.fit.rectified)
+    // Starts fitted on two threads: the same fit, bit for bit.
+    let twoThreads = try #require(TargetLocator.jointRefit(r.image, fit: fit, face: face, lineWidth: r.lineWidth, threads: 2))
+    #expect(twoThreads.fit == joint.fit && twoThreads.agreement == joint.agreement)
     #expect((joint.agreement ?? 0) >= 0.5, "agreement \(String(describing: joint.agreement))")
     let centre = r.truth.scene.camera.project(u: 0, v: 0)
     #expect(hypot(joint.fit.centerX - centre.x, joint.fit.centerY - centre.y) < 2, "centre \(joint.fit.centerX),\(joint.fit.centerY) vs \(centre)")
