@@ -66,7 +66,7 @@ public struct FaceHomography: Sendable, Hashable {
         accumulate(row, rhs, weight: 1, ata: &ata, atb: &atb)
       }
     }
-    guard let h = solve(ata, atb) else { return nil }
+    guard let h = solveSystem(ata, atb) else { return nil }
     return FaceHomography(tx: tx, ty: ty, s: s, h: h)
   }
 
@@ -78,30 +78,11 @@ public struct FaceHomography: Sendable, Hashable {
     }
   }
 
-  /// Solves the 8×8 system `a x = b` by Gaussian elimination with partial
-  /// pivoting; nil when (numerically) singular.
-  static func solve(_ a: [Double], _ b: [Double]) -> [Double]? {
-    var m = a, r = b
-    let n = 8
-    for c in 0..<n {
-      guard let p = (c..<n).max(by: { abs(m[$0 * n + c]) < abs(m[$1 * n + c]) }), abs(m[p * n + c]) > 1e-14 else { return nil }
-      if p != c {
-        for j in 0..<n { m.swapAt(c * n + j, p * n + j) }
-        r.swapAt(c, p)
-      }
-      for i in (c + 1)..<n {
-        let f = m[i * n + c] / m[c * n + c]
-        guard f != 0 else { continue }
-        for j in c..<n { m[i * n + j] -= f * m[c * n + j] }
-        r[i] -= f * r[c]
-      }
-    }
-    var x = [Double](repeating: 0, count: n)
-    for i in stride(from: n - 1, through: 0, by: -1) {
-      var t = r[i]
-      for j in (i + 1)..<n { t -= m[i * n + j] * x[j] }
-      x[i] = t / m[i * n + i]
-    }
-    return x.allSatisfy(\.isFinite) ? x : nil
+  /// Solves the 8×8 system `a x = b` (row-major `a`) with the locator's
+  /// elimination (`solve(_:)`); nil when singular or not finite.
+  static func solveSystem(_ a: [Double], _ b: [Double]) -> [Double]? {
+    var m = (0..<8).map { Array(a[($0 * 8)..<($0 * 8 + 8)]) + [b[$0]] }
+    guard let x = solve(&m), x.allSatisfy({ $0.isFinite }) else { return nil }
+    return x
   }
 }

@@ -24,7 +24,7 @@ extension TargetLocator {
   /// at once: edge points are sought along rays of the current map near each
   /// edge's radius, and the map's eight entries moved (Gauss–Newton, outliers
   /// down-weighted: arrows, old holes, numerals) until each point lies at its
-  /// edge's radius; twice, the second time from the refined map. On a steep
+  /// edge's radius; three rounds, each from the map the last one left. On a steep
   /// face two concentric ellipses leave the perspective loose, so rings far
   /// from the two fitted ones drift by a third of a ring; all of them at once
   /// do not. Nil when fewer than three edges show or the solve degenerates.
@@ -32,10 +32,9 @@ extension TargetLocator {
     guard face.spots.count == 1, fit.spots == nil else { return nil }
     let edges = contrastEdges(face, lineWidth: lineWidth)
     let zoneRadii = face.zones.map(\.radius)
-    // Each edge's search window: clear of every other zone boundary.
-    let windows = edges.map { e in
-      let gap = zoneRadii.map { abs($0 - e.radius) }.filter { $0 > lineWidth }.min() ?? 0.1
-      return min(0.03, 0.45 * gap)
+    // An edge's close search window: clear of every other zone boundary.
+    func close(_ e: (radius: Double, darkerInside: Bool)) -> Double {
+      min(0.03, 0.45 * (zoneRadii.map { abs($0 - e.radius) }.filter { $0 > lineWidth }.min() ?? 0.1))
     }
     let s = max(fit.ellipse.a, fit.ellipse.b), tx = fit.centerX, ty = fit.centerY
     guard s > 4 else { return nil }
@@ -55,9 +54,8 @@ extension TargetLocator {
       let gap = fills.filter { $0.darkerInside == e.darkerInside && $0.radius != e.radius }.map { abs($0.radius - e.radius) }.min() ?? 0.4
       return min(0.15, 0.45 * gap, 0.8 * e.radius)
     }
-    let narrow = fills.map { e in windows[edges.firstIndex { $0.radius == e.radius && $0.darkerInside == e.darkerInside } ?? 0] }
     // Last the fill steps again, close in: a blurred printed line's step sits a little off its radius.
-    let plan = [(fills, wide), (edges, windows), (fills, narrow)]
+    let plan = [(fills, wide), (edges, edges.map(close)), (fills, fills.map(close))]
     for (set, win) in plan {
       let points = jointEdgePoints(image, map: map, edges: set, windows: win)
       guard Set(points.map(\.edge)).count >= min(3, set.count) else { return nil }
@@ -158,7 +156,7 @@ extension TargetLocator {
       for i in 0..<8 { trace += ata[i * 8 + i] }
       let damping: Double = 1e-8 * trace / 8
       for i in 0..<8 { ata[i * 8 + i] += damping }
-      guard let step = FaceHomography.solve(ata, atb),
+      guard let step = FaceHomography.solveSystem(ata, atb),
             let next = FaceHomography(tx: map.tx, ty: map.ty, s: map.s, h: zip(map.h, step).map { $0 + $1 })?.unrotated()
       else { return nil }
       map = next
@@ -217,9 +215,7 @@ extension TargetLocator {
     for i in edges.indices.prefix(2) {
       guard let ea = fitted[i] else { continue }
       for j in edges.indices where j != i && abs(edges[j].radius - edges[i].radius) >= 0.15 {
-        guard let eb = fitted[j], let rect = Rectification.from(ea.0, eb.0),
-              let ring = robustFit(ea.1.map { rect.apply($0.0, $0.1) })?.0, ring.a.isFinite, ring.b > 0
-        else { continue }
+        guard let eb = fitted[j], let (rect, ring) = rectified(ea, by: eb.0) else { continue }
         var f = fit
         f.ellipse = ea.0.scaled(1 / edges[i].radius)
         f.rectification = rect

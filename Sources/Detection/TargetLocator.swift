@@ -132,8 +132,7 @@ public enum TargetLocator {
     for (i, primary) in edges.prefix(2).enumerated() {
       guard let ea = edgeFit(i) else { continue }
       for (j, second) in edges.enumerated() where j != i && abs(second.radius - primary.radius) >= 0.15 {
-        guard let eb = edgeFit(j), let rect = Rectification.from(ea.0, eb.0),
-          let ring = robustFit(ea.1.map { rect.apply($0.0, $0.1) })?.0, ring.a.isFinite, ring.b > 0,
+        guard let eb = edgeFit(j), let (rect, ring) = rectified(ea, by: eb.0),
           let other = robustFit(eb.1.map { rect.apply($0.0, $0.1) })?.0
         else { continue }
         let ratio = second.radius / primary.radius, size = (ring.a + ring.b) / 2
@@ -149,6 +148,15 @@ public enum TargetLocator {
         return
       }
     }
+  }
+
+  /// The perspective two concentric rings give (`ea`, fitted with its edge
+  /// points, and `eb`) and `ea`'s ring in the rectified frame; nil when degenerate.
+  static func rectified(_ ea: (FittedEllipse, [(Double, Double)]), by eb: FittedEllipse) -> (Rectification, FittedEllipse)? {
+    guard let rect = Rectification.from(ea.0, eb), let ring = robustFit(ea.1.map { rect.apply($0.0, $0.1) })?.0,
+          ring.a.isFinite, ring.b > 0
+    else { return nil }
+    return (rect, ring)
   }
 
   /// How far (relative) the second rectified ring may stray from the first one
