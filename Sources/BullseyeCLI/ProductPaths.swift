@@ -16,8 +16,12 @@ extension ProductPaths {
 extension OrientationSemantics: ExpressibleByArgument {}
 
 /// Reads a user's photo (PNG, JPEG or HEIC, by content); errors name the flag and the file.
+/// What the reader noticed (an EXIF orientation outside 1...8) goes to stderr as warnings.
 func readPhoto(_ path: String, flag: String) throws -> Photo {
-  do { return try ImageFile.read(path: path) } catch { throw CLIError(message: "\(flag) '\(path)': \(error)") }
+  let photo: Photo
+  do { photo = try ImageFile.read(path: path) } catch { throw CLIError(message: "\(flag) '\(path)': \(error)") }
+  for note in photo.notes { FileHandle.standardError.write(Data("warning: \(flag) '\(path)': \(note)\n".utf8)) }
+  return photo
 }
 
 /// Loads a detector model up front so a missing, truncated or wrong-shaped

@@ -57,3 +57,26 @@ private func walk(_ e: JSONValue?, _ a: JSONValue?, path: [String], _ tol: [Path
     if e != a { out.append(JSONDifference(path: here, expected: show(e), actual: show(a), tolerance: t)) }
   }
 }
+
+extension PathTolerance {
+  /// Whether any value of `tree` lies at a path this pattern matches. A
+  /// tolerance that matches nothing loosens nothing: a mistyped path would
+  /// otherwise leave the check exact while the scenario reads as loosened.
+  func matchesSomething(in tree: JSONValue) -> Bool { reaches(tree, pattern[...]) }
+
+  private func reaches(_ v: JSONValue, _ rest: ArraySlice<Substring>) -> Bool {
+    guard let head = rest.first else { return true }
+    let tail = rest.dropFirst()
+    switch v {
+    case .object(let o):
+      if head == "*" { return o.values.contains { reaches($0, tail) } }
+      return o[String(head)].map { reaches($0, tail) } ?? false
+    case .array(let a):
+      if head == "*" { return a.contains { reaches($0, tail) } }
+      guard let i = Int(head), a.indices.contains(i) else { return false }
+      return reaches(a[i], tail)
+    default:
+      return false
+    }
+  }
+}

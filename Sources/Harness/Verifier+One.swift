@@ -71,6 +71,10 @@ extension Verifier {
       }
       verdicts.append(v)
     }
+    // Tolerances no JSON output (nor its golden) has a path for.
+    messages += staleTolerances(h, output: output, goldenDir: goldenDir).map {
+      "tolerance '\($0)' matches no path of the scenario's JSON outputs or their goldens: fix the path or remove it"
+    }
     // Golden files nothing produces any more.
     let produced = Set(output.artifacts.map(\.name))
     for f in (try? FileManager.default.contentsOfDirectory(atPath: goldenDir)) ?? [] where !produced.contains(f) && !f.hasPrefix(".") {
@@ -134,4 +138,21 @@ extension Verifier {
                              rows: ReviewData.sideBySide(golden: String(decoding: golden, as: UTF8.self), actual: actual))
     }
   }
+
+  /// The patterns of `h`'s tolerances that match nothing in any JSON artifact
+  /// the run produced or in that artifact's golden.
+  static func staleTolerances(_ h: ScenarioHeader, output: KindOutput, goldenDir: String) -> [String] {
+    guard !h.tolerances.isEmpty else { return [] }
+    var trees: [JSONValue] = []
+    for a in output.artifacts {
+      guard case .json(let actual) = a.body else { continue }
+      trees.append(actual)
+      if let data = FileManager.default.contents(atPath: goldenDir + "/" + a.name),
+         let golden = try? JSONParser.parse(String(decoding: data, as: UTF8.self)) {
+        trees.append(golden)
+      }
+    }
+    return h.tolerances.filter { t in !trees.contains { t.matchesSomething(in: $0) } }.map { $0.pattern.joined(separator: ".") }
+  }
 }
+

@@ -30,9 +30,14 @@ public struct Photo: Sendable, Hashable {
   let heic: [UInt8]?
   /// The limits the file was read under.
   let limits: ImageLimits
+  /// What was read in a way the user may not expect (an EXIF orientation outside
+  /// 1...8), one line each, for the caller to show as warnings.
+  public let notes: [String]
 
-  init(stored: RGBA8Image, orientation: Orientation, format: ImageFormat, heic: [UInt8]? = nil, limits: ImageLimits = .default) {
+  init(stored: RGBA8Image, orientation: Orientation, format: ImageFormat, heic: [UInt8]? = nil, limits: ImageLimits = .default,
+       notes: [String] = []) {
     self.stored = stored; self.orientation = orientation; self.format = format; self.heic = heic; self.limits = limits
+    self.notes = notes
   }
 
   /// The pixels as the file codes them, before any turn: for HEIC the coded
@@ -99,9 +104,11 @@ public enum ImageFile {
   public static func decode(_ bytes: [UInt8], limits: ImageLimits = .default) throws(ImageError) -> Photo {
     switch ImageFormat.sniff(bytes) {
     case .png:
-      return Photo(stored: try PNG.decode(bytes, limits: limits), orientation: Exif.orientation(png: bytes) ?? .up, format: .png)
+      let (o, note) = Exif.resolve(Exif.orientation(png: bytes))
+      return Photo(stored: try PNG.decode(bytes, limits: limits), orientation: o, format: .png, notes: note.map { [$0] } ?? [])
     case .jpeg:
-      return Photo(stored: try JPEG.decode(bytes, limits: limits), orientation: Exif.orientation(jpeg: bytes) ?? .up, format: .jpeg)
+      let (o, note) = Exif.resolve(Exif.orientation(jpeg: bytes))
+      return Photo(stored: try JPEG.decode(bytes, limits: limits), orientation: o, format: .jpeg, notes: note.map { [$0] } ?? [])
     case .heic:
       return Photo(stored: try HEIF.decode(bytes, limits: limits), orientation: .up, format: .heic, heic: bytes, limits: limits)
     case nil:

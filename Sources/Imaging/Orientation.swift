@@ -104,10 +104,21 @@ private struct SharedBytes: @unchecked Sendable {
 }
 
 /// The orientation tag of an EXIF (TIFF) block, as JPEG's APP1 and PNG's
-/// `eXIf` chunk carry it: nil when there is none or it is not 1...8.
+/// `eXIf` chunk carry it: its raw value, nil when there is none.
 enum Exif {
+  /// The orientation a raw tag value asks for, and a note when the value is not
+  /// 1...8: such a file is read as stored (value 1), as image viewers read it,
+  /// and the note says so instead of turning the photo by a guess.
+  static func resolve(_ value: Int?) -> (Orientation, note: String?) {
+    guard let value else { return (.up, nil) }
+    guard let o = Orientation(rawValue: value) else {
+      return (.up, "EXIF orientation \(value) is not one of 1...8: read as 1 (the pixels as stored)")
+    }
+    return (o, nil)
+  }
+
   /// Reads tag 0x0112 from IFD0 of a TIFF structure (`II*\0` or `MM\0*`).
-  static func orientation(tiff b: ArraySlice<UInt8>) -> Orientation? {
+  static func orientation(tiff b: ArraySlice<UInt8>) -> Int? {
     let s = b.startIndex
     guard b.count >= 8 else { return nil }
     let little: Bool
@@ -131,14 +142,14 @@ enum Exif {
       guard let tag = u16(entry) else { return nil }
       if tag == 0x0112 {
         guard u16(entry + 2) == 3, let value = u16(entry + 8) else { return nil }  // SHORT, value inline
-        return Orientation(rawValue: value)
+        return value
       }
     }
     return nil
   }
 
   /// The orientation in a JPEG's first `Exif\0\0` APP1 segment.
-  static func orientation(jpeg b: [UInt8]) -> Orientation? {
+  static func orientation(jpeg b: [UInt8]) -> Int? {
     var i = 2  // after SOI
     while i + 4 <= b.count, b[i] == 0xFF {
       let marker = b[i + 1]
@@ -156,7 +167,7 @@ enum Exif {
   }
 
   /// The orientation in a PNG's `eXIf` chunk.
-  static func orientation(png b: [UInt8]) -> Orientation? {
+  static func orientation(png b: [UInt8]) -> Int? {
     var i = 8
     while i + 12 <= b.count {
       let length = Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])

@@ -91,6 +91,12 @@ public enum ArcheryPipeline {
       failure = "no target face found in the \(r.image.width)x\(r.image.height) image"
       target = nil
       noTarget = true
+    } else if let t = target, t.method == "box", t.edgePoints == 0, r.targetHint == nil, !injected {
+      // The detector called something a face, but no ring edge lies around its box: the box alone
+      // would be an outline nothing in the picture bears out.
+      failure = "no target face found: no ring edge around the detector's face box in the \(r.image.width)x\(r.image.height) image"
+      target = nil
+      noTarget = true
     }
     if var t = target, !injected {
       // A fit the picture's rings do not bear out is no target: never a confident wrong ellipse.

@@ -51,6 +51,23 @@ struct ImageFileTests {
     #expect(up.width == (orientation.swapsSides ? 48 : 64))
   }
 
+  /// A tag outside 1...8 reads as stored, as viewers read it, with a note the
+  /// CLI shows as a warning; a valid tag gives no note.
+  @Test(arguments: [0, 9, 255])
+  func exifOrientationOutOfRangeReadsAsStoredWithANote(value: UInt8) throws {
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixture("quadrants-exif6.jpg"))))
+    #expect(try ImageFile.decode(bytes).notes.isEmpty)
+    // Tag 0x0112, type SHORT, count 1, in either byte order; the value sits 8 bytes in.
+    let big: [UInt8] = [0x01, 0x12, 0x00, 0x03], little: [UInt8] = [0x12, 0x01, 0x03, 0x00]
+    let at = try #require(bytes.indices.first { i in i + 10 <= bytes.count && (Array(bytes[i..<i + 4]) == big || Array(bytes[i..<i + 4]) == little) })
+    let isBig = bytes[at] == 0x01
+    #expect(bytes[at + (isBig ? 9 : 8)] == 6)
+    bytes[at + (isBig ? 9 : 8)] = value
+    let photo = try ImageFile.decode(bytes)
+    #expect(photo.orientation == .up)
+    #expect(photo.notes == ["EXIF orientation \(value) is not one of 1...8: read as 1 (the pixels as stored)"])
+  }
+
   /// HEIC's own rotation is applied by the decoder; an EXIF tag in the file never turns it again.
   @Test func heicContainerRotationWinsOverExif() throws {
     let photo = try ImageFile.read(path: Self.fixture("quadrants-rot.heic"))

@@ -35,4 +35,20 @@ struct TextureNoTargetTests {
     #expect(r.target == nil && r.noTarget, "\(kind) \(face): \(String(describing: r.target)) \(r.error ?? "")")
     #expect(r.detections.isEmpty)
   }
+
+  /// A face box around nothing (a flat grey picture, a colour chart): no ring edge
+  /// lies around it, so the box is no outline, under the apps' profiles too.
+  @Test(arguments: ["ios", "android", "best"])
+  func aFaceBoxWithNoRingEdgeIsNoTarget(profile name: String) throws {
+    let image = try RGBA8Image(width: 640, height: 480, fill: RGBA(128, 128, 128))
+    let boxes = [RawBox(cx: 320, cy: 320, w: 300, h: 260, confidence: 0.9, classID: 1),
+                 RawBox(cx: 330, cy: 330, w: 12, h: 12, confidence: 0.9)]
+    let req = RunRequest(image: image, profile: try PlatformProfile.named(name), face: try FaceCatalog.face(named: "10_zone"),
+                         rule: .inclusive, detector: .boxes(boxes), expectedArrows: 1)
+    let r = try ArcheryPipeline.run(req)
+    #expect(r.target == nil && r.noTarget, "\(String(describing: r.target))")
+    #expect(r.error?.contains("no ring edge around the detector's face box") == true, "\(r.error ?? "")")
+    #expect(r.detections.isEmpty)
+  }
 }
+
