@@ -36,12 +36,49 @@ package enum StrictYAML {
     guard text.utf8.count <= maximumBytes else {
       throw YAMLLocatedError(location: path, message: "the file is \(text.utf8.count) bytes: expected a YAML file of at most \(maximumBytes / 1024) KiB")
     }
+    let parser: Parser, root: Node
     do {
-      let parser = try Parser(yaml: text, resolver: Resolver.basic.appending(.merge), encoding: .default)
-      return YAMLDocument(text: text, path: path, root: try parser.singleRoot() ?? "", parser: parser)
+      parser = try Parser(yaml: text, resolver: Resolver.basic.appending(.merge), encoding: .default)
+      root = try parser.singleRoot() ?? ""
     } catch {
       throw YAMLLocatedError(location: path, message: describeSyntax(error, text: text))
     }
+    if let (tag, mark) = explicitTag(in: root) {
+      // Placed in the message, as a syntax error's place is: every reader shows the message.
+      let at = mark.map { " at \($0.line):\($0.column)" } ?? ""
+      // Shown as written: `!!int`, not its expansion `tag:yaml.org,2002:int`.
+      let core = "tag:yaml.org,2002:"
+      let tag = tag.hasPrefix(core) ? "!!" + tag.dropFirst(core.count) : tag
+      throw YAMLLocatedError(location: path, message: "YAML tag '\(tag)'\(at) is not taken: values are typed by their keys; remove the tag")
+    }
+    return YAMLDocument(text: text, path: path, root: root, parser: parser)
+  }
+
+  /// The first node (document order) carrying a tag the file wrote itself. With no
+  /// resolver rules but merge, every untagged scalar resolves to `str` (`<<` to
+  /// merge) and collections stay implicit or `map` / `seq`; any other name came
+  /// from the text (`!!int "3"`, `!include x.yaml`), which a strict reader refuses
+  /// rather than half-honour. An explicit `!!str` cannot be told apart, and changes nothing.
+  static func explicitTag(in node: Node) -> (String, Mark?)? {
+    switch node {
+    case .scalar(let s):
+      return untagged(s.tag, .str, .merge) ? nil : (s.tag.description, s.mark)
+    case .mapping(let m):
+      if !untagged(m.tag, .map) { return (m.tag.description, m.mark) }
+      for (k, v) in m { if let t = explicitTag(in: k) ?? explicitTag(in: v) { return t } }
+      return nil
+    case .sequence(let q):
+      if !untagged(q.tag, .seq) { return (q.tag.description, q.mark) }
+      for v in q { if let t = explicitTag(in: v) { return t } }
+      return nil
+    case .alias:
+      return nil
+    }
+  }
+
+  /// A tag the parser gave on its own: none yet (implicit) or one of `names`.
+  private static func untagged(_ tag: Tag, _ names: Tag.Name...) -> Bool {
+    tag.description.isEmpty || names.contains { $0.rawValue == tag.description }
   }
 
   /// One line for a YAML syntax error: where, what libyaml was reading and what

@@ -51,4 +51,16 @@ struct BadInputTests {
       if name.contains("model") { #expect(message.contains("inside") || message.contains("outside") || message.contains(".."), "\(message)") }
     }
   }
+
+  /// A YAML tag is refused where it stands, named, rather than half-honoured
+  /// (`!!int "3"` decoded as the string "3", `!include` read as a string).
+  @Test(arguments: [("tag-int.yaml", "!!int", 2), ("tag-include.yaml", "!include", 4)])
+  func yamlTagsAreNamedWhereTheyStand(name: String, tag: String, line: Int) throws {
+    let out = NSTemporaryDirectory() + "bullseye-tag-\(getpid())-\(name)"
+    #expect { try Verifier.render([Self.root + "/yaml/" + name], root: Self.root + "/yaml", out: out) } throws: { e in
+      let m = "\(e)"
+      return m.contains("\(name): YAML tag '\(tag)' at \(line):") && m.contains("is not taken")
+    }
+  }
 }
+
