@@ -37,34 +37,46 @@ func gaussianWeights(sigma: Double) -> [Float] {
   return w.map(Float.init)
 }
 
-/// Separable Gaussian blur with clamp-to-edge borders: a horizontal pass into
-/// `scratch`, then a vertical pass back into `rgb`.
-func gaussianBlur(_ rgb: inout [Float], scratch: inout [Float], width: Int, height: Int, sigma: Double) {
-  guard sigma > 0.05 else { return }
+/// Separable Gaussian blur with clamp-to-edge borders, in place. Each row's
+/// horizontal pass goes into a ring of 2r + 1 rows, and output row y is the
+/// vertical sum over the ring once rows up to y + r are in it: a row is
+/// overwritten only after every horizontal pass that reads it, so the sums
+/// (same terms, same order as two whole-image passes) use a few rows of
+/// scratch instead of a second image (a 16384² render saves 3 GiB).
+func gaussianBlur(_ rgb: inout [Float], width: Int, height: Int, sigma: Double) {
+  guard sigma > 0.05, width > 0, height > 0 else { return }
   let w = gaussianWeights(sigma: sigma)
-  let r = w.count / 2
-  for y in 0..<height {
-    for x in 0..<width {
-      var acc: (Float, Float, Float) = (0, 0, 0)
-      for k in -r...r {
-        let sx = min(max(x + k, 0), width - 1)
-        let i = (y * width + sx) * 3, wk = w[k + r]
-        acc.0 += rgb[i] * wk; acc.1 += rgb[i + 1] * wk; acc.2 += rgb[i + 2] * wk
+  let r = w.count / 2, slots = 2 * r + 1, rowFloats = width * 3
+  var ring = [Float](repeating: 0, count: slots * rowFloats)
+  rgb.withUnsafeMutableBufferPointer { img in
+    ring.withUnsafeMutableBufferPointer { ring in
+      /// Horizontal pass of image row `y` into its ring slot.
+      func horizontal(_ y: Int) {
+        let row = y * rowFloats, slot = (y % slots) * rowFloats
+        for x in 0..<width {
+          var acc: (Float, Float, Float) = (0, 0, 0)
+          for k in -r...r {
+            let sx = min(max(x + k, 0), width - 1)
+            let i = row + sx * 3, wk = w[k + r]
+            acc.0 += img[i] * wk; acc.1 += img[i + 1] * wk; acc.2 += img[i + 2] * wk
+          }
+          ring[slot + x * 3] = acc.0; ring[slot + x * 3 + 1] = acc.1; ring[slot + x * 3 + 2] = acc.2
+        }
       }
-      let o = (y * width + x) * 3
-      scratch[o] = acc.0; scratch[o + 1] = acc.1; scratch[o + 2] = acc.2
-    }
-  }
-  for y in 0..<height {
-    for x in 0..<width {
-      var acc: (Float, Float, Float) = (0, 0, 0)
-      for k in -r...r {
-        let sy = min(max(y + k, 0), height - 1)
-        let i = (sy * width + x) * 3, wk = w[k + r]
-        acc.0 += scratch[i] * wk; acc.1 += scratch[i + 1] * wk; acc.2 += scratch[i + 2] * wk
+      var done = 0  // rows [0, done) are in the ring (the last `slots` of them)
+      for y in 0..<height {
+        while done < min(height, y + r + 1) { horizontal(done); done += 1 }
+        let row = y * rowFloats
+        for x in 0..<width {
+          var acc: (Float, Float, Float) = (0, 0, 0)
+          for k in -r...r {
+            let sy = min(max(y + k, 0), height - 1)
+            let i = (sy % slots) * rowFloats + x * 3, wk = w[k + r]
+            acc.0 += ring[i] * wk; acc.1 += ring[i + 1] * wk; acc.2 += ring[i + 2] * wk
+          }
+          img[row + x * 3] = acc.0; img[row + x * 3 + 1] = acc.1; img[row + x * 3 + 2] = acc.2
+        }
       }
-      let o = (y * width + x) * 3
-      rgb[o] = acc.0; rgb[o + 1] = acc.1; rgb[o + 2] = acc.2
     }
   }
 }

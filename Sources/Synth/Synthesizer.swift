@@ -29,21 +29,22 @@ public enum Synthesizer {
     _ = root.fork("camera"); _ = root.fork("look"); _ = root.fork("arrows")
     var paintRNG = root.fork("paint")
     var noiseRNG = root.fork("noise")
-    let drawn: RGBA8Image
+    // The drawing, the float copy and the result are each the image's size: the
+    // drawing is dropped once copied, so at most two are alive at a time.
+    var rgb: [Float]
     do {
       let surface = try Surface(width: w, height: h)
       let ctx = try Context(surface)
       Painter(scene: scene, ctx: ctx).paint(&paintRNG)
       try ctx.check()
-      drawn = surface.image()
+      let drawn = surface.image()
+      rgb = [Float](repeating: 0, count: w * h * 3)
+      for i in 0..<(w * h) {
+        rgb[i * 3] = Float(drawn.pixels[i * 4])
+        rgb[i * 3 + 1] = Float(drawn.pixels[i * 4 + 1])
+        rgb[i * 3 + 2] = Float(drawn.pixels[i * 4 + 2])
+      }
     } catch { throw .canvas(error) }
-
-    var rgb = [Float](repeating: 0, count: w * h * 3)
-    for i in 0..<(w * h) {
-      rgb[i * 3] = Float(drawn.pixels[i * 4])
-      rgb[i * 3 + 1] = Float(drawn.pixels[i * 4 + 1])
-      rgb[i * 3 + 2] = Float(drawn.pixels[i * 4 + 2])
-    }
     let look = scene.look
     let gains: (Float, Float, Float) = switch look.whiteBalance {
     case .neutral: (1, 1, 1)
@@ -53,8 +54,7 @@ public enum Synthesizer {
     applyLighting(&rgb, width: w, height: h, gains: gains, amount: look.lighting,
                   angleDeg: look.lightingAngleDeg, vignette: look.vignette)
     if let real = scene.realistic { overcast(&rgb, contrast: real.contrast, saturation: real.saturation) }
-    var scratch = [Float](repeating: 0, count: rgb.count)
-    gaussianBlur(&rgb, scratch: &scratch, width: w, height: h, sigma: look.blur)
+    gaussianBlur(&rgb, width: w, height: h, sigma: look.blur)
     jpegArtefacts(&rgb, width: w, height: h, strength: look.jpeg)
     addNoise(&rgb, sigma: look.noise, rng: &noiseRNG)
 
