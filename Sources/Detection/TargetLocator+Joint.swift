@@ -100,11 +100,11 @@ extension TargetLocator {
           pixels[i] = p
           profile[i] = sampleLuma(img, p.0, p.1)
         }
-        // Pixels between neighbouring samples on this ray: the step threshold is per pixel.
+        // Pixels between neighbouring samples on this ray, for the step threshold.
         let spacing = hypot(pixels[steps].0 - pixels[0].0, pixels[steps].1 - pixels[0].1) / Double(steps)
         guard spacing > 0 else { continue }
         let sign = e.darkerInside ? 1.0 : -1.0
-        var best = -1, bestG = 12.5 * 2 * spacing
+        var best = -1, bestG = stepThreshold(spacing: spacing)
         for i in 1..<steps {
           let g = (profile[i + 1] - profile[i - 1]) * sign
           if g > bestG { bestG = g; best = i }

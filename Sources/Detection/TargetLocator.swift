@@ -209,6 +209,19 @@ public enum TargetLocator {
     return (fills.sorted(by: strongestFirst) + rim + (fillsOnly ? [] : printed.sorted(by: strongestFirst))).map { ($0.radius, $0.darker) }
   }
 
+  /// The least luminance difference across two sample steps (central
+  /// difference) that counts as a ring edge, for samples `spacing` pixels apart:
+  /// 12.5 levels per pixel, as the sample spacing changes with the window and
+  /// the face's size; but no more than a step spread over `edgeSpanPx` shows.
+  /// A printed edge blurred over a pixel or two shows its whole height across
+  /// any wider span, so on a big face (a 12-megapixel photo, a wide window:
+  /// samples 6–9 px apart) a per-pixel bound alone would ask more levels than
+  /// the face's fills have (grey practice rings step by 40–120).
+  static func stepThreshold(spacing: Double) -> Double { 12.5 * min(2 * spacing, edgeSpanPx) }
+
+  /// See `stepThreshold`: the span past which a wider sample step shows no more of an edge.
+  static let edgeSpanPx = 4.0
+
   /// The paper a face is printed on, as the locator expects it around the scoring area.
   static let paperLuma = 245.0
 
@@ -230,9 +243,7 @@ public enum TargetLocator {
         let p = e.denormalize(r * ct, r * st, cos: ec, sin: es)
         profile[i] = sampleLuma(img, p.0, p.1)
       }
-      // Ignore edges under 12.5 levels per pixel along the ray; the sample
-      // spacing shrinks with the window, so the threshold is per pixel.
-      var bestI = -1, bestG = 12.5 * 2 * spacing
+      var bestI = -1, bestG = stepThreshold(spacing: spacing)
       for i in 1..<steps {
         let g = (profile[i + 1] - profile[i - 1]) * (darkerInside ? 1 : -1)
         if g > bestG { bestG = g; bestI = i }

@@ -16,9 +16,9 @@ struct JointFitTests {
   static let steep = FaceHomography(tx: 600, ty: 450, s: 300, h: [1.1, 0.2, 0.05, -0.15, 1.6, -0.1, 0.12, -0.2])!
 
   /// Realistic selection photo `index` as `eval archery --seed 7100000 --style realistic` draws it.
-  static func realisticSelectionPhoto(_ index: UInt64) throws -> SynthResult {
+  static func realisticSelectionPhoto(_ index: UInt64, width: Int = 1280, height: Int = 960) throws -> SynthResult {
     var g = SeededGenerator(seed: 7_100_000 + index)
-    var spec = SceneSpec(face: "10_zone", seed: 7_100_000 + index, size: ImageSize(width: 1280, height: 960), arrowCount: g.int(3...9))
+    var spec = SceneSpec(face: "10_zone", seed: 7_100_000 + index, size: ImageSize(width: width, height: height), arrowCount: g.int(3...9))
     spec.camera.tiltDeg = g.uniform(0...25) * 2.4
     spec.style = .realistic
     return try Synthesizer.render(spec)
@@ -91,6 +91,29 @@ struct JointFitTests {
       worstBefore = max(worstBefore, abs(hypot(m.0, m.1) - d))
     }
     #expect(!Tolerance.ringFit.accepts(worstBefore, 0), "the two-ring fit was already right: \(worstBefore)")
+  }
+
+  /// Selection photo 14 (a worn face tilted about 50°) at 1920x1440: its two-ring fit's rings do not
+  /// show (agreement 0.09), and the joint fit's wide windows, samples 6 px apart there, found no fill
+  /// step while the edge threshold grew with the spacing (12.5 levels a pixel: 160 levels, more than
+  /// its grey rings step). With the threshold held at a 4 px span the joint fit rescues it.
+  @Test func bigSteepFaceIsFittedJointly() throws {
+    let r = try Self.realisticSelectionPhoto(14, width: 1920, height: 1440)
+    let face = r.truth.scene.face
+    let fit = TargetLocator.locate(r.image, face: face, hint: r.boxHint, lineWidth: r.lineWidth)
+    #expect((TargetLocator.ringAgreement(r.image, fit: fit, face: face) ?? 1) < TargetLocator.minimumRingAgreement)
+    let joint = try #require(TargetLocator.jointRefit(r.image, fit: fit, face: face, lineWidth: r.lineWidth))
+    #expect((joint.agreement ?? 0) >= 0.5, "agreement \(String(describing: joint.agreement))")
+    for a in r.truth.arrows {
+      let n = joint.fit.normalize(a.pixelX, a.pixelY)
+      #expect(Tolerance.ringFit.accepts(hypot(n.0, n.1), hypot(a.normalizedX, a.normalizedY)), "arrow at \(a.pixelX),\(a.pixelY)")
+    }
+  }
+
+  /// The edge threshold: 12.5 levels a pixel of sample spacing, never more than a 4 px span shows.
+  @Test(arguments: [(0.5, 12.5), (1.0, 25.0), (2.0, 50.0), (6.5, 50.0)])
+  func stepThresholdIsPerPixelUpToASpan(spacing: Double, levels: Double) {
+    #expect(Tolerance.exact.accepts(TargetLocator.stepThreshold(spacing: spacing), levels))
   }
 
   /// A picture with no rings gives no joint fit, or one its rings do not bear out.
