@@ -103,10 +103,11 @@ public enum ArcheryPipeline {
       var agreement = TargetLocator.ringAgreement(r.image, fit: t, face: r.face)
       // A single-spot fit the rings bear out poorly (often a steep face whose two-ring perspective tipped
       // the wrong way) is fitted again to every ring edge at once; kept when the picture bears it out better.
-      // One that would be no target is rescued only if its edge was an ellipse (a texture's is not).
+      // One that would be no target is rescued only if its edge was an ellipse (a texture's is not), or
+      // if every ring fitted at once shows beyond doubt (a big face whose first fit caught the wrong edge).
       if r.face.spots.count == 1, let a = agreement, a < TargetLocator.jointRefitBelow,
-         a >= TargetLocator.minimumRingAgreement || TargetLocator.edgeIsAnEllipse(t),
-         let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines, threads: r.threads), let b = joint.agreement, b > a {
+         let joint = TargetLocator.jointRefit(r.image, fit: t, face: r.face, lineWidth: lines, threads: r.threads), let b = joint.agreement, b > a,
+         a >= TargetLocator.minimumRingAgreement || TargetLocator.edgeIsAnEllipse(t) || TargetLocator.jointIsAFace(joint) {
         t = joint.fit
         agreement = b
       }
