@@ -24,6 +24,15 @@ struct JointFitTests {
     return try Synthesizer.render(spec)
   }
 
+  /// Realistic held-out photo `index` as `eval archery --seed 7000000 --style realistic --size 4032x3024` draws it.
+  static func heldOutPhoneShot(_ index: UInt64) throws -> SynthResult {
+    var g = SeededGenerator(seed: 7_000_000 + index)
+    var spec = SceneSpec(face: "10_zone", seed: 7_000_000 + index, size: ImageSize(width: 4032, height: 3024), arrowCount: g.int(3...9))
+    spec.camera.tiltDeg = g.uniform(0...25) * 2.4
+    spec.style = .realistic
+    return try Synthesizer.render(spec)
+  }
+
   @Test func pixelInvertsFace() throws {
     for (x, y) in [(0.0, 0.0), (0.8, -0.3), (-0.95, 0.6), (0.1, 1.0)] {
       let p = Self.steep.pixel(x, y)
@@ -116,11 +125,7 @@ struct JointFitTests {
   /// test lets a refit in. Every ring fitted at once shows beyond doubt (`jointIsAFace`), and the
   /// true arrows read within a fifth of a ring.
   @Test func aFitOnTheWrongEdgeIsRescuedByItsJointFit() throws {
-    var g = SeededGenerator(seed: 7_000_005)
-    var spec = SceneSpec(face: "10_zone", seed: 7_000_005, size: ImageSize(width: 4032, height: 3024), arrowCount: g.int(3...9))
-    spec.camera.tiltDeg = g.uniform(0...25) * 2.4
-    spec.style = .realistic
-    let r = try Synthesizer.render(spec)
+    let r = try Self.heldOutPhoneShot(5)
     let face = r.truth.scene.face
     let fit = TargetFit(ellipse: FittedEllipse(cx: 2150.91, cy: 1577.43, a: 1232.76, b: 1091.93, angleDeg: -80.25), method: "ring-edges",
                         edgePoints: 180, medianResidual: 0.0527)
@@ -139,11 +144,7 @@ struct JointFitTests {
   /// first fit, and every joint refit from it, landed 180 px off. With each sample averaged over
   /// its step (`antiAliasSpacingPx`) the fit, or its joint refit, finds the true centre.
   @Test func printedLinesDoNotOutshineTheFillOnAPhoneShot() throws {
-    var g = SeededGenerator(seed: 7_000_155)
-    var spec = SceneSpec(face: "10_zone", seed: 7_000_155, size: ImageSize(width: 4032, height: 3024), arrowCount: g.int(3...9))
-    spec.camera.tiltDeg = g.uniform(0...25) * 2.4
-    spec.style = .realistic
-    let r = try Synthesizer.render(spec)
+    let r = try Self.heldOutPhoneShot(155)
     let face = r.truth.scene.face
     let hint = FittedEllipse(cx: 2344.96, cy: 1411.38, a: 839.07, b: 1028.45, angleDeg: 0)
     var fit = TargetLocator.locate(r.image, face: face, hint: hint, lineWidth: r.lineWidth)
