@@ -39,7 +39,7 @@ extension TargetLocator {
   /// points lie within `jointRescueResidual` of their radii (median). On a face
   /// filling a 12-megapixel photo the first ring fit can catch the wrong edge
   /// (0.02–0.05 of the radius off, agreement 0–0.09) while every ring fitted at
-  /// once shows (agreement 1.0, 0.0007); textures refit to 0–0.0 agreement and
+  /// once shows (agreement 1.0, 0.0007); textures refit to agreement 0 and
   /// 0.006–0.011 (noise, a checkerboard).
   public static let jointRescueAgreement = 0.5
   /// See `jointRescueAgreement`.

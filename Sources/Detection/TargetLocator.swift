@@ -253,7 +253,8 @@ public enum TargetLocator {
           // longer outshines the fill step beside it.
           let third = (r1 - r0) / Double(steps) / 3
           var sum = 0.0
-          for q in [r - third, r, r + third] {
+          for k in -1...1 {
+            let q = r + Double(k) * third
             let p = e.denormalize(q * ct, q * st, cos: ec, sin: es)
             sum += sampleLuma(img, p.0, p.1)
           }
