@@ -33,6 +33,15 @@ struct JointFitTests {
     return try Synthesizer.render(spec)
   }
 
+  /// Every true arrow's distance from the centre, read through `fit`, within a fifth of a ring (`Tolerance.ringFit`).
+  static func expectTrueArrowsRead(by fit: TargetFit, in r: SynthResult, sourceLocation: SourceLocation = #_sourceLocation) {
+    for a in r.truth.arrows {
+      let n = fit.normalize(a.pixelX, a.pixelY)
+      #expect(Tolerance.ringFit.accepts(hypot(n.0, n.1), hypot(a.normalizedX, a.normalizedY)), "arrow at \(a.pixelX),\(a.pixelY)",
+              sourceLocation: sourceLocation)
+    }
+  }
+
   @Test func pixelInvertsFace() throws {
     for (x, y) in [(0.0, 0.0), (0.8, -0.3), (-0.95, 0.6), (0.1, 1.0)] {
       let p = Self.steep.pixel(x, y)
@@ -113,10 +122,7 @@ struct JointFitTests {
     #expect((TargetLocator.ringAgreement(r.image, fit: fit, face: face) ?? 1) < TargetLocator.minimumRingAgreement)
     let joint = try #require(TargetLocator.jointRefit(r.image, fit: fit, face: face, lineWidth: r.lineWidth))
     #expect((joint.agreement ?? 0) >= 0.5, "agreement \(String(describing: joint.agreement))")
-    for a in r.truth.arrows {
-      let n = joint.fit.normalize(a.pixelX, a.pixelY)
-      #expect(Tolerance.ringFit.accepts(hypot(n.0, n.1), hypot(a.normalizedX, a.normalizedY)), "arrow at \(a.pixelX),\(a.pixelY)")
-    }
+    JointFitTests.expectTrueArrowsRead(by: joint.fit, in: r)
   }
 
   /// Held-out photo 5 (`eval archery --seed 7000000 --style realistic`) at a phone's 4032x3024,
@@ -133,10 +139,7 @@ struct JointFitTests {
     #expect(!TargetLocator.edgeIsAnEllipse(fit))
     let joint = try #require(TargetLocator.jointRefit(r.image, fit: fit, face: face, lineWidth: r.lineWidth, threads: 2))
     #expect(TargetLocator.jointIsAFace(joint), "agreement \(String(describing: joint.agreement)), residual \(joint.fit.medianResidual)")
-    for a in r.truth.arrows {
-      let n = joint.fit.normalize(a.pixelX, a.pixelY)
-      #expect(Tolerance.ringFit.accepts(hypot(n.0, n.1), hypot(a.normalizedX, a.normalizedY)), "arrow at \(a.pixelX),\(a.pixelY)")
-    }
+    JointFitTests.expectTrueArrowsRead(by: joint.fit, in: r)
   }
 
   /// Held-out photo 155 at 4032x3024 (a face at 53° filling the frame), from the detector's box:
@@ -186,10 +189,7 @@ struct JointFitSmallFaceTests {
     #expect((TargetLocator.ringAgreement(r.image, fit: fit, face: face, spacing: small) ?? 1) < TargetLocator.minimumRingAgreement)
     let joint = try #require(TargetLocator.jointRefit(r.image, fit: fit, face: face, lineWidth: r.lineWidth, spacing: small))
     #expect((joint.agreement ?? 0) >= TargetLocator.minimumRingAgreement, "agreement \(String(describing: joint.agreement))")
-    for a in r.truth.arrows {
-      let n = joint.fit.normalize(a.pixelX, a.pixelY)
-      #expect(Tolerance.ringFit.accepts(hypot(n.0, n.1), hypot(a.normalizedX, a.normalizedY)), "arrow at \(a.pixelX),\(a.pixelY)")
-    }
+    JointFitTests.expectTrueArrowsRead(by: joint.fit, in: r)
   }
 }
 
