@@ -87,22 +87,21 @@ extension TargetLocator {
     var out: [(x: Double, y: Double, edge: Int)] = []
     let steps = 24
     var profile = [Double](repeating: 0, count: steps + 1)
-    var pixels = [(Double, Double)](repeating: (0, 0), count: steps + 1)
     let w = Double(img.width), h = Double(img.height)
     for (k, e) in edges.enumerated() {
       let r0 = e.radius - windows[k], r1 = e.radius + windows[k]
       rays: for ray in 0..<jointRays {
         let t = Double(ray) * 2 * .pi / Double(jointRays), c = cos(t), sn = sin(t)
+        // Pixels between neighbouring samples on this ray, for the step threshold and the sampler.
+        let first = map.pixel(r0 * c, r0 * sn), last = map.pixel(r1 * c, r1 * sn)
+        let spacing = hypot(last.0 - first.0, last.1 - first.1) / Double(steps)
+        guard spacing > 0 else { continue }
         for i in 0...steps {
           let r = r0 + (r1 - r0) * Double(i) / Double(steps)
           let p = map.pixel(r * c, r * sn)
           guard p.0 >= 0, p.1 >= 0, p.0 < w, p.1 < h else { continue rays }
-          pixels[i] = p
-          profile[i] = sampleLuma(img, p.0, p.1)
+          profile[i] = rayLuma(img, at: r, step: (r1 - r0) / Double(steps), spacing: spacing) { q in map.pixel(q * c, q * sn) }
         }
-        // Pixels between neighbouring samples on this ray, for the step threshold.
-        let spacing = hypot(pixels[steps].0 - pixels[0].0, pixels[steps].1 - pixels[0].1) / Double(steps)
-        guard spacing > 0 else { continue }
         let sign = e.darkerInside ? 1.0 : -1.0
         var best = -1, bestG = stepThreshold(spacing: spacing)
         for i in 1..<steps {

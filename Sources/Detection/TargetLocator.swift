@@ -248,20 +248,8 @@ public enum TargetLocator {
       let r0 = radius * (1 - window), r1 = radius * (1 + window)
       for i in 0...steps {
         let r = r0 + (r1 - r0) * Double(i) / Double(steps)
-        if spacing > antiAliasSpacingPx {
-          // Three points a third of a step apart: a printed line thinner than the step no
-          // longer outshines the fill step beside it.
-          let third = (r1 - r0) / Double(steps) / 3
-          var sum = 0.0
-          for k in -1...1 {
-            let q = r + Double(k) * third
-            let p = e.denormalize(q * ct, q * st, cos: ec, sin: es)
-            sum += sampleLuma(img, p.0, p.1)
-          }
-          profile[i] = sum / 3
-        } else {
-          let p = e.denormalize(r * ct, r * st, cos: ec, sin: es)
-          profile[i] = sampleLuma(img, p.0, p.1)
+        profile[i] = rayLuma(img, at: r, step: (r1 - r0) / Double(steps), spacing: spacing) { q in
+          e.denormalize(q * ct, q * st, cos: ec, sin: es)
         }
       }
       var bestI = -1, bestG = stepThreshold(spacing: spacing)
@@ -281,6 +269,25 @@ public enum TargetLocator {
       out.append(e.denormalize(r * ct, r * st, cos: ec, sin: es))
     }
     return out
+  }
+
+  /// Luminance at radius `r` of one ray whose pixel `point(r)` gives, its samples
+  /// `step` apart in radius and `spacing` apart in pixels. Past `antiAliasSpacingPx`
+  /// it is the mean of three points a third of a step apart, so that a printed line
+  /// thinner than the step does not outshine the fill step beside it; every ring
+  /// search (`edgePoints`, `jointEdgePoints`) reads its rays through this.
+  static func rayLuma(_ img: RGBA8Image, at r: Double, step: Double, spacing: Double,
+                      point: (Double) -> (Double, Double)) -> Double {
+    guard spacing > antiAliasSpacingPx else {
+      let p = point(r)
+      return sampleLuma(img, p.0, p.1)
+    }
+    var sum = 0.0
+    for k in -1...1 {
+      let p = point(r + Double(k) * step / 3)
+      sum += sampleLuma(img, p.0, p.1)
+    }
+    return sum / 3
   }
 
   /// Bilinear luminance at a sub-pixel position (pixel centres at +0.5).

@@ -161,6 +161,19 @@ struct JointFitTests {
   }
 
   /// The edge threshold: 12.5 levels a pixel of sample spacing, never more than a 4 px span shows.
+  /// A ray across a one-pixel dark line on white: read at single points, a sample on the line
+  /// sees only the line; samples farther apart than `antiAliasSpacingPx` see their whole step.
+  @Test(arguments: [1.5, 3.0])
+  func raysAreReadOverTheirStepPastTheSpacing(spacing: Double) throws {
+    let pixels = (0..<4).flatMap { _ in (0..<16).flatMap { x -> [UInt8] in x == 8 ? [0, 0, 0, 255] : [255, 255, 255, 255] } }
+    let img = try RGBA8Image(width: 16, height: 4, pixels: pixels)
+    let read = TargetLocator.rayLuma(img, at: 8.5, step: 3, spacing: spacing) { r in (r, 2) }
+    let single = TargetLocator.sampleLuma(img, 8.5, 2)
+    let mean = (TargetLocator.sampleLuma(img, 7.5, 2) + single + TargetLocator.sampleLuma(img, 9.5, 2)) / 3
+    #expect(Tolerance.exact.accepts(read, spacing > TargetLocator.antiAliasSpacingPx ? mean : single))
+    #expect(Tolerance.exact.accepts(single, 0))
+  }
+
   @Test(arguments: [(0.5, 12.5), (1.0, 25.0), (2.0, 50.0), (6.5, 50.0)])
   func stepThresholdIsPerPixelUpToASpan(spacing: Double, levels: Double) {
     #expect(Tolerance.exact.accepts(TargetLocator.stepThreshold(spacing: spacing), levels))
