@@ -58,5 +58,10 @@ struct EvalArcheryTests {
     #expect(counts["on_hole", default: 0] == d["extra_on_holes"] as? Int)
     #expect(counts["elsewhere", default: 0] == d["extra_elsewhere"] as? Int)
     #expect(Set(counts.keys).isSubset(of: ["near_arrow", "on_hole", "elsewhere"]))
+    // What each lies on, across the kinds: a nock or fletching, a shaft, or neither.
+    let on = extras.map { $0["on"] as? String }
+    #expect(on.filter { $0 == "nock" }.count == d["extra_on_nocks"] as? Int)
+    #expect(on.filter { $0 == "shaft" }.count == d["extra_on_shafts"] as? Int)
+    #expect(on.allSatisfy { $0 == nil || ["nock", "shaft"].contains($0!) })
   }
 }
