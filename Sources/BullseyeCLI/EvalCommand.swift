@@ -242,7 +242,7 @@ struct EvalArchery: ParsableCommand {
         }),
       ]).canonicalText(), terminator: "")
     } else {
-      print("\(e.images) images, \(e.truthArrows) arrows (impacts: \(e.impacts.rawValue)): recall \(String(format: "%.3f", e.recall)) (\(String(format: "%.3f", e.recallVisible)) of \(e.visibleArrows) with the entry in sight), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input; on the face \(String(format: "%.2f", e.meanErrorMM)) mm mean, \(String(format: "%.1f", e.within2MM * 100)) % within 2 mm), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images)")
+      print("\(e.images) images, \(e.truthArrows) arrows (impacts: \(e.impacts.rawValue)): recall \(String(format: "%.3f", e.recall)) (\(String(format: "%.3f", e.recallVisible)) of \(e.visibleArrows) with the entry in sight), precision \(String(format: "%.3f", e.precision)), median impact error \(String(format: "%.2f", e.medianErrorPx)) px (\(String(format: "%.2f", e.medianErrorInputPx)) px at 640 input; on the face \(String(format: "%.2f", e.meanErrorMM)) mm mean, \(String(format: "%.1f", e.within2MM * 100)) % within 2 mm), score right on \(String(format: "%.1f", e.scoreAccuracy * 100)) % of arrows, target fitted in \(e.targetsFound)/\(e.images); \(e.extras.list.count) extras (\(e.extras.count(.nock)) on nocks, \(e.extras.count(.shaft)) on shafts)")
     }
     if let floor { floor.check(["recall": e.recall, "precision": e.precision, "scored": e.scoreAccuracy]) }
   }

@@ -63,5 +63,11 @@ struct EvalArcheryTests {
     #expect(on.filter { $0 == "nock" }.count == d["extra_on_nocks"] as? Int)
     #expect(on.filter { $0 == "shaft" }.count == d["extra_on_shafts"] as? Int)
     #expect(on.allSatisfy { $0 == nil || ["nock", "shaft"].contains($0!) })
+    // The text line ends with the same counts.
+    let text = try CLIRunner.run(["eval", "archery", "--images", "3", "--seed", "7100000",
+                                  "--model", Self.models.appendingPathComponent("arrow-detector.onnx").path,
+                                  "--refiner", Self.models.appendingPathComponent("arrow-refiner.onnx").path])
+    let nocks = d["extra_on_nocks"] as? Int ?? -1, shafts = d["extra_on_shafts"] as? Int ?? -1
+    #expect(text.stdout.contains("; \(extras.count) extras (\(nocks) on nocks, \(shafts) on shafts)"), "\(text.stdout)")
   }
 }
