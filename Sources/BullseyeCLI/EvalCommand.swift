@@ -236,9 +236,9 @@ struct EvalArchery: ParsableCommand {
         "extra_near_arrows": .int(e.extras.count(.nearArrow)), "extra_on_holes": .int(e.extras.count(.onHole)),
         "extra_elsewhere": .int(e.extras.count(.elsewhere)),
         "extra_on_nocks": .int(e.extras.count(.nock)), "extra_on_shafts": .int(e.extras.count(.shaft)),
-        "extras": .array(zip(e.extras.list, e.extras.parts).map { x, part in
+        "extras": .array(e.extras.list.map { x in
           .object(["image": .int(x.image), "x": .double(x.x), "y": .double(x.y), "confidence": .double(x.confidence), "kind": .string(x.kind.rawValue),
-                   "arrow_px": x.arrowPx.isFinite ? .double(x.arrowPx) : .null, "on": part.map { .string($0.rawValue) } ?? .null])
+                   "arrow_px": x.arrowPx.isFinite ? .double(x.arrowPx) : .null, "on": x.part.map { .string($0.rawValue) } ?? .null])
         }),
       ]).canonicalText(), terminator: "")
     } else {

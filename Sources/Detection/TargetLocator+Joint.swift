@@ -100,7 +100,7 @@ extension TargetLocator {
           let r = r0 + (r1 - r0) * Double(i) / Double(steps)
           let p = map.pixel(r * c, r * sn)
           guard p.0 >= 0, p.1 >= 0, p.0 < w, p.1 < h else { continue rays }
-          profile[i] = rayLuma(img, at: r, step: (r1 - r0) / Double(steps), spacing: spacing) { q in map.pixel(q * c, q * sn) }
+          profile[i] = rayLuma(img, centre: p, at: r, step: (r1 - r0) / Double(steps), spacing: spacing) { q in map.pixel(q * c, q * sn) }
         }
         let sign = e.darkerInside ? 1.0 : -1.0
         var best = -1, bestG = stepThreshold(spacing: spacing)

@@ -248,9 +248,8 @@ public enum TargetLocator {
       let r0 = radius * (1 - window), r1 = radius * (1 + window)
       for i in 0...steps {
         let r = r0 + (r1 - r0) * Double(i) / Double(steps)
-        profile[i] = rayLuma(img, at: r, step: (r1 - r0) / Double(steps), spacing: spacing) { q in
-          e.denormalize(q * ct, q * st, cos: ec, sin: es)
-        }
+        let point = { (q: Double) in e.denormalize(q * ct, q * st, cos: ec, sin: es) }
+        profile[i] = rayLuma(img, centre: point(r), at: r, step: (r1 - r0) / Double(steps), spacing: spacing, point: point)
       }
       var bestI = -1, bestG = stepThreshold(spacing: spacing)
       for i in 1..<steps {
@@ -271,23 +270,17 @@ public enum TargetLocator {
     return out
   }
 
-  /// Luminance at radius `r` of one ray whose pixel `point(r)` gives, its samples
-  /// `step` apart in radius and `spacing` apart in pixels. Past `antiAliasSpacingPx`
-  /// it is the mean of three points a third of a step apart, so that a printed line
-  /// thinner than the step does not outshine the fill step beside it; every ring
-  /// search (`edgePoints`, `jointEdgePoints`) reads its rays through this.
-  static func rayLuma(_ img: RGBA8Image, at r: Double, step: Double, spacing: Double,
+  /// Luminance at radius `r` of one ray, whose pixel there is `centre` and
+  /// elsewhere `point(radius)`, its samples `step` apart in radius and `spacing`
+  /// apart in pixels. Past `antiAliasSpacingPx` it is the mean of three points a
+  /// third of a step apart, so that a printed line thinner than the step does not
+  /// outshine the fill step beside it; every ring search (`edgePoints`,
+  /// `jointEdgePoints`) reads its rays through this.
+  static func rayLuma(_ img: RGBA8Image, centre: (Double, Double), at r: Double, step: Double, spacing: Double,
                       point: (Double) -> (Double, Double)) -> Double {
-    guard spacing > antiAliasSpacingPx else {
-      let p = point(r)
-      return sampleLuma(img, p.0, p.1)
-    }
-    var sum = 0.0
-    for k in -1...1 {
-      let p = point(r + Double(k) * step / 3)
-      sum += sampleLuma(img, p.0, p.1)
-    }
-    return sum / 3
+    guard spacing > antiAliasSpacingPx else { return sampleLuma(img, centre.0, centre.1) }
+    let before = point(r - step / 3), after = point(r + step / 3)
+    return (sampleLuma(img, before.0, before.1) + sampleLuma(img, centre.0, centre.1) + sampleLuma(img, after.0, after.1)) / 3
   }
 
   /// Bilinear luminance at a sub-pixel position (pixel centres at +0.5).

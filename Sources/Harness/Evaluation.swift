@@ -50,14 +50,13 @@ public struct ArcheryEvaluation: Sendable {
   /// Unmatched detections by where they landed.
   public struct Extras: Sendable {
     /// Each one: photo index, position in photo pixels, confidence, which kind,
-    /// and how far (photo pixels) the nearest counted arrow is.
-    public var list: [(image: Int, x: Double, y: Double, confidence: Double, kind: ExtraKind, arrowPx: Double)] = []
-    /// The painted part of an arrow each one lies on (a nock, a shaft), or nil: in `list`'s order.
-    public var parts: [ShaftPart?] = []
+    /// how far (photo pixels) the nearest counted arrow is, and the painted part
+    /// of an arrow it lies on (a nock, a shaft; nil: neither).
+    public var list: [(image: Int, x: Double, y: Double, confidence: Double, kind: ExtraKind, arrowPx: Double, part: ShaftPart?)] = []
     /// How many of each kind.
     public func count(_ kind: ExtraKind) -> Int { list.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) } }
     /// How many lie on that part of an arrow, whatever their kind.
-    public func count(_ part: ShaftPart) -> Int { parts.reduce(0) { $0 + ($1 == part ? 1 : 0) } }
+    public func count(_ part: ShaftPart) -> Int { list.reduce(0) { $0 + ($1.part == part ? 1 : 0) } }
   }
 }
 
@@ -168,8 +167,7 @@ public enum ArcheryEvaluator {
       for (j, p) in foundPoints.enumerated() where !used.contains(j) {
         let kind = extraKind(p, truth: truthPoints, uncounted: uncounted, radius: radius)
         let nearest = truthPoints.map { distance(p, $0) }.min() ?? .infinity
-        extras.list.append((i, p.x, p.y, r.detections[j].confidence, kind, nearest))
-        extras.parts.append(synth.truth.shaftPart(x: p.x, y: p.y))
+        extras.list.append((i, p.x, p.y, r.detections[j].confidence, kind, nearest, synth.truth.shaftPart(x: p.x, y: p.y)))
       }
       let touching = ArcheryEvaluation.touchingInputPx / gain
       for (ti, t) in truth.enumerated() {

@@ -22,15 +22,16 @@ extension GroundTruth {
   /// Which part of a shafted arrow the pixel (x, y) of this truth's frame lies
   /// on: a fletched end before any shaft, nil for neither (or an entry point).
   public func shaftPart(x: Double, y: Double) -> ShaftPart? {
-    let shafts = scene.shaftsInPaintOrder
-    for s in shafts {
+    let shafts = scene.shaftsInPaintOrder.map { ($0, scene.silhouette($0)) }
+    for (s, sil) in shafts {
       let n = scene.nockDisc(s), c = frame.apply((n.x, n.y))
-      let width = max(1, 2 * n.r / 1.15)
+      // The shaft's width at the nock (seen end-on: the nock's own disc).
+      let width = max(1, 2 * (sil?.w1 ?? n.r))
       if hypot(x - c.0, y - c.1) <= n.r + 2 * width { return .nock }
       if scene.vanes(s).contains(where: { scene.contains($0.pixels.map(frame.apply), x, y) }) { return .nock }
     }
-    for s in shafts {
-      guard let sil = scene.silhouette(s) else { continue }
+    for (_, sil) in shafts {
+      guard let sil else { continue }
       let p0 = frame.apply(sil.p0), p1 = frame.apply(sil.p1)
       let dx = p1.0 - p0.0, dy = p1.1 - p0.1, len2 = dx * dx + dy * dy
       let t = max(0, min(1, ((x - p0.0) * dx + (y - p0.1) * dy) / len2))

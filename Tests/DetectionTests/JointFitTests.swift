@@ -167,7 +167,7 @@ struct JointFitTests {
   func raysAreReadOverTheirStepPastTheSpacing(spacing: Double) throws {
     let pixels = (0..<4).flatMap { _ in (0..<16).flatMap { x -> [UInt8] in x == 8 ? [0, 0, 0, 255] : [255, 255, 255, 255] } }
     let img = try RGBA8Image(width: 16, height: 4, pixels: pixels)
-    let read = TargetLocator.rayLuma(img, at: 8.5, step: 3, spacing: spacing) { r in (r, 2) }
+    let read = TargetLocator.rayLuma(img, centre: (8.5, 2), at: 8.5, step: 3, spacing: spacing) { r in (r, 2) }
     let single = TargetLocator.sampleLuma(img, 8.5, 2)
     let mean = (TargetLocator.sampleLuma(img, 7.5, 2) + single + TargetLocator.sampleLuma(img, 9.5, 2)) / 3
     #expect(Tolerance.exact.accepts(read, spacing > TargetLocator.antiAliasSpacingPx ? mean : single))
