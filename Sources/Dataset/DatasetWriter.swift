@@ -8,7 +8,8 @@ import Synth
 /// Which scenes a dataset holds.
 package enum DatasetKind: String, Sendable, CaseIterable {
   /// Target photos: class 0 = arrow impact (box centred on the entry point),
-  /// class 1 = target face (box around the outermost scoring ring).
+  /// class 1 = target face (box around the outermost scoring ring); each COCO
+  /// image record lists its shafts as `[entryX, entryY, nockX, nockY]`.
   case target
   /// Set-card tables: class 0 = card; each card's attributes in the COCO file.
   case setcards
@@ -96,7 +97,7 @@ package enum DatasetWriter {
     var counts = ["train": 0, "val": 0]
     for i in 0..<spec.count {
       var g = root.fork("image-\(i)")
-      let (image, boxes, face) = try render(spec, seed: g.next())
+      let (image, boxes, face, shafts) = try render(spec, seed: g.next())
       let split = (i % spec.valEvery == spec.valEvery - 1) ? "val" : "train"
       let name = String(repeating: "0", count: max(0, 6 - String(i).count)) + String(i)
       try PNG.write(image, to: "\(dir)/images/\(split)/\(name).png")
@@ -117,6 +118,8 @@ package enum DatasetWriter {
       var record: [String: JSONValue] = ["id": .int(i), "file_name": .string("\(split)/\(name).png"),
                                          "width": .int(image.width), "height": .int(image.height)]
       if let face { record["face"] = .string(face) }
+      // Each shaft's entry and nock, in pixels (they may lie outside the picture).
+      if spec.kind == .target { record["shafts"] = .array(shafts.map { .array($0.map(JSONValue.double)) }) }
       coco[split]!.images.append(.object(record))
       counts[split, default: 0] += 1
       progress(i + 1)
@@ -151,7 +154,7 @@ package enum DatasetWriter {
   }
 
   /// One image, its boxes and (target scenes) the face drawn.
-  static func render(_ spec: DatasetSpec, seed: UInt64) throws -> (RGBA8Image, [LabelledBox], String?) {
+  static func render(_ spec: DatasetSpec, seed: UInt64) throws -> (RGBA8Image, [LabelledBox], String?, [[Double]]) {
     switch spec.kind {
     case .target:
       var g = SeededGenerator(seed: seed)
@@ -168,7 +171,7 @@ package enum DatasetWriter {
       }
       let t = r.truth.targetBox
       boxes.append(LabelledBox(classID: 1, box: (t[0], t[1], t[2], t[3])))
-      return (r.image, boxes, face)
+      return (r.image, boxes, face, r.truth.shaftEnds)
     case .setcards:
       var g = SeededGenerator(seed: seed)
       var table = SetTableSpec(seed: seed, size: ImageSize(width: spec.width, height: spec.height), cardCount: g.int(3...21))
@@ -181,7 +184,7 @@ package enum DatasetWriter {
           "corners": .array(c.corners.map { .array($0.map(JSONValue.double)) }),
         ])
       }
-      return (r.image, boxes, nil)
+      return (r.image, boxes, nil, [])
     }
   }
 

@@ -44,3 +44,17 @@ extension GroundTruth {
     return nil
   }
 }
+
+extension GroundTruth {
+  /// Each shafted arrow's painted ends in this truth's pixels, `[entryX, entryY,
+  /// nockX, nockY]`, in painting order; arrows seen end-on (no silhouette) are
+  /// left out. Datasets carry them so a refiner can be shown the nock and the
+  /// shaft as what an entry is not.
+  public var shaftEnds: [[Double]] {
+    scene.shaftsInPaintOrder.compactMap { s in
+      guard let sil = scene.silhouette(s) else { return nil }
+      let p0 = frame.apply(sil.p0), n = scene.nockDisc(s), p1 = frame.apply((n.x, n.y))
+      return [p0.0, p0.1, p1.0, p1.1]
+    }
+  }
+}

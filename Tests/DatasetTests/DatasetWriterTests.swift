@@ -14,6 +14,7 @@ import Testing
     let cocoBoxes: Int
     let images: [String: Data]
     let yaml: String
+    let shafts: [[Double]]  // every image record's shaft ends
   }
 
   func write(_ impacts: ImpactSet, box: ImpactBox = .wide, tag: String) throws -> Written {
@@ -24,7 +25,7 @@ import Testing
     spec.impactBox = box
     let counts = try DatasetWriter.write(spec, to: dir)
     #expect(counts == ["train": 8, "val": 2])
-    var yolo: [String: [String]] = [:], images: [String: Data] = [:], styles: [String] = [], boxes = 0
+    var yolo: [String: [String]] = [:], images: [String: Data] = [:], styles: [String] = [], boxes = 0, shafts: [[Double]] = []
     for split in ["train", "val"] {
       for f in try FileManager.default.contentsOfDirectory(atPath: "\(dir)/labels/\(split)") {
         yolo["\(split)/\(f)"] = try String(contentsOfFile: "\(dir)/labels/\(split)/\(f)", encoding: .utf8).split(separator: "\n").map(String.init)
@@ -35,13 +36,21 @@ import Testing
       let coco = try JSONParser.parse(String(contentsOfFile: "\(dir)/annotations/instances_\(split).json", encoding: .utf8))
       guard case .object(let top) = coco, case .array(let anns)? = top["annotations"] else { Issue.record("no annotations"); continue }
       boxes += anns.count
+      if case .array(let records)? = top["images"] {
+        for case .object(let r) in records {
+          guard case .array(let list)? = r["shafts"] else { Issue.record("image without shafts"); continue }
+          for case .array(let e) in list { shafts.append(e.compactMap {
+            switch $0 { case .double(let v): v; case .int(let v): Double(v); default: nil }
+          }) }
+        }
+      }
       for case .object(let a) in anns where a["category_id"] == .int(0) {
         guard case .object(let attrs)? = a["attributes"], case .string(let s)? = attrs["style"] else { Issue.record("arrow without style"); continue }
         styles.append(s)
       }
     }
     return Written(yolo: yolo, styles: styles, cocoBoxes: boxes, images: images,
-                   yaml: try String(contentsOfFile: dir + "/data.yaml", encoding: .utf8))
+                   yaml: try String(contentsOfFile: dir + "/data.yaml", encoding: .utf8), shafts: shafts)
   }
 
   @Test func impactSetsLabelTheSameImagesDifferently() throws {
@@ -54,6 +63,8 @@ import Testing
       #expect(w.yolo.values.joined().count == w.cocoBoxes)
       #expect(w.styles.allSatisfy { set.includes(ArrowStyle(rawValue: $0)!) }, "\(set) labelled \(w.styles)")
       #expect(w.yaml.contains("impacts \(set.rawValue)"))
+      // every shaft's two ends, whatever the labelling
+      #expect(!w.shafts.isEmpty && w.shafts.allSatisfy { $0.count == 4 })
       // every image has its face box
       #expect(w.yolo.values.allSatisfy { lines in lines.filter { $0.hasPrefix("1 ") }.count == 1 })
     }

@@ -31,4 +31,21 @@ struct ShaftPartTests {
     }
     #expect(truth.shaftPart(x: 2, y: 2) == nil)
   }
+
+  /// `shaftEnds` gives each visible shaft once, its entry at a shafted
+  /// arrow's entry pixel and its nock where `shaftPart` says nock.
+  @Test func shaftEndsJoinEachEntryToItsNock() throws {
+    var spec = SceneSpec(face: "10_zone", seed: 11, size: ImageSize(width: 1280, height: 960), arrowCount: 6)
+    spec.camera.tiltDeg = 40
+    let truth = try Synthesizer.render(spec).truth
+    let ends = truth.shaftEnds
+    let entries = truth.arrows.filter { $0.style == .shaft }
+    try #require(!ends.isEmpty)
+    #expect(ends.count <= entries.count)
+    for e in ends {
+      #expect(entries.contains { abs($0.pixelX - e[0]) < 1e-3 && abs($0.pixelY - e[1]) < 1e-3 }, "entry \(e[0]), \(e[1])")
+      #expect(truth.shaftPart(x: e[2], y: e[3]) == .nock)
+      #expect((e[2] - e[0]) * (e[2] - e[0]) + (e[3] - e[1]) * (e[3] - e[1]) > 0.25)
+    }
+  }
 }
