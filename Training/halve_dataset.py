@@ -2,11 +2,13 @@
 """Copies a `bullseye synth --dataset` folder at half size: each output pixel is the
 mean of a 2x2 block (rounded), which is what the letterbox does to a 1280x960 photo
 on its way to the 640x640 detector input. Labels and COCO files are normalized or
-per-image metadata and are copied unchanged.
+per-image metadata and are copied unchanged; the shafts' ends, in pixels, are halved
+into the copy's shafts.json (see shaft_ends).
 
   python halve_dataset.py data/target_hr data/target_hr_half
 """
 import glob
+import json
 import os
 import shutil
 import sys
@@ -33,8 +35,38 @@ def source_and_images(doc):
     return src, dst, files
 
 
+_SHAFTS = {}
+
+
+def shaft_ends(root, split, name):
+    """[[entryX, entryY, nockX, nockY], ...] in the image's pixels, one per visible shaft:
+    from the dataset's shafts.json ({"split/name": [...]}, written by this script and
+    zoom_dataset.py) or else its COCO image records (`bullseye synth --dataset`)."""
+    if root not in _SHAFTS:
+        table, sj = {}, os.path.join(root, "shafts.json")
+        if os.path.exists(sj):
+            with open(sj) as f:
+                table = json.load(f)
+        for split_ in ("train", "val"):
+            cf = os.path.join(root, "annotations", f"instances_{split_}.json")
+            if not os.path.exists(sj) and os.path.exists(cf):
+                with open(cf) as f:
+                    for r in json.load(f)["images"]:
+                        table[r["file_name"].rsplit(".", 1)[0]] = r.get("shafts", [])
+        _SHAFTS[root] = table
+    return _SHAFTS[root].get(f"{split}/{name}", [])
+
+
+def write_shafts(dst, table):
+    """Writes {"split/name": [[x0, y0, x1, y1], ...]} as dst/shafts.json."""
+    os.makedirs(dst, exist_ok=True)
+    with open(os.path.join(dst, "shafts.json"), "w") as f:
+        json.dump(table, f, sort_keys=True)
+
+
 def main():
     src, dst, files = source_and_images(__doc__)
+    shafts = {}
     for f in files:
         img = np.asarray(Image.open(f).convert("RGB"))
         if img.shape[0] % 2 or img.shape[1] % 2:
@@ -42,8 +74,11 @@ def main():
         out = os.path.join(dst, os.path.relpath(f, src))
         os.makedirs(os.path.dirname(out), exist_ok=True)
         Image.fromarray(halve(img)).save(out, compress_level=1)
+        key = os.path.relpath(f, os.path.join(src, "images"))[:-4]
+        shafts[key] = [[v / 2 for v in e] for e in shaft_ends(src, *key.split("/"))]
     for sub in ("labels", "annotations"):
         shutil.copytree(os.path.join(src, sub), os.path.join(dst, sub), dirs_exist_ok=True)
+    write_shafts(dst, shafts)
     print(f"{len(files)} images halved into {dst}")
 
 

@@ -16,7 +16,7 @@ gives a 48x48 (or 96x96) map of every entry in the window (peaks.py). `bundle` p
 refiner and a one-answer gate in one file (refiner_eval.py, with `eval`).
 
 Usage:
-  python refiner.py mine   --data DIR --detector Models/arrow-detector.onnx --out crops.npz [--conf 0.03]
+  python refiner.py mine   --data DIR --detector Models/arrow-detector.onnx --out crops.npz [--conf 0.03] [--nocks K --along K]
   python refiner.py train  --crops crops.npz [--crops more.npz] --steps N --out run.pt
   python refiner.py export --weights run.pt --out Models/arrow-refiner.onnx
   python refiner.py hard   --weights run.pt --crops crops.npz --out hard.npz
@@ -38,6 +38,7 @@ import torch.nn.functional as F
 import detector as D
 import peaks as P
 
+from halve_dataset import shaft_ends
 from refiner_nets import ARCHS, MAP_ARCHS, CROP, from_checkpoint, OFFSET_SCALE, WINDOW  # the nets and their window geometry
 
 
@@ -113,16 +114,38 @@ def label(cx, cy, truths, gain):
     return (0, 0.0, 0.0) if best is None else (1, best[1], best[2])
 
 
-def scenes(args):
-    """(image HxWx3 uint8, true entries [x, y, box side] in pixels) of every image
-    under args.data (the first args.limit when set), in file-name order."""
+def scene_files(args):
+    """(image HxWx3 uint8, true entries [x, y, box side] in pixels, split, name) of every
+    image under args.data (the first args.limit when set), in file-name order."""
     from PIL import Image
     files = sorted(glob.glob(os.path.join(args.data, "images", "*", "*.png")))
     for f in files[:args.limit] if args.limit else files:
         img = np.asarray(Image.open(f).convert("RGB"))
         h, w = img.shape[:2]
         split, name = os.path.basename(os.path.dirname(f)), os.path.basename(f)[:-4]
-        yield img, truth_points(args.data, split, name, w, h)
+        yield img, truth_points(args.data, split, name, w, h), split, name
+
+
+def scenes(args):
+    """(image, true entries) of every image, as scene_files."""
+    for img, truths, _, _ in scene_files(args):
+        yield img, truths
+
+
+def shaft_centres(rng, ends, w, h, gain, nocks, along):
+    """Window centres showing what an entry is not: `nocks` per nock (jittered up to
+    2 input px) and `along` per shaft at a random point from 30 % to 95 % of the
+    way from its entry to its nock; only centres inside the picture. (x, y, kind),
+    kind 1 a nock and 2 a shaft."""
+    out = []
+    for x0, y0, x1, y1 in ends:
+        for _ in range(nocks):
+            r, a = rng.uniform(0, 2) / gain, rng.uniform(0, 2 * math.pi)
+            out.append((x1 + r * math.cos(a), y1 + r * math.sin(a), 1))
+        for _ in range(along):
+            t = rng.uniform(0.3, 0.95)
+            out.append((x0 + t * (x1 - x0), y0 + t * (y1 - y0), 2))
+    return [c for c in out if 0 <= c[0] < w and 0 <= c[1] < h]
 
 
 MAX_ENTRIES = 16  # entries stored per crop (the window holds far fewer)
@@ -145,28 +168,33 @@ def entries_near(cx, cy, truths, gain):
 def mine(args):
     sess = D.ort_session(args.detector, args.threads)
     rng = random.Random(args.seed)
-    xs, ys, es = [], [], []
+    xs, ys, es, ks = [], [], [], []
     t0 = time.time()
-    for n, (img, truths) in enumerate(scenes(args)):
+    for n, (img, truths, split, name) in enumerate(scene_files(args)):
         h, w = img.shape[:2]
         cands, gain = candidates(sess, img, args.conf)
         side = window_side(w, h)
-        centres = [(x, y) for _, x, y, _ in cands]
+        centres = [(x, y, 0) for _, x, y, _ in cands]
         # every true entry also from a few jittered centres (up to 6 input px away)
         for tx, ty, _ in truths:
             for _ in range(args.jitter):
                 r, a = rng.uniform(0, 6) / gain, rng.uniform(0, 2 * math.pi)
-                centres.append((tx + r * math.cos(a), ty + r * math.sin(a)))
-        for cx, cy in centres:
+                centres.append((tx + r * math.cos(a), ty + r * math.sin(a), 0))
+        if args.nocks or args.along:
+            centres += shaft_centres(rng, shaft_ends(args.data, split, name), w, h, gain, args.nocks, args.along)
+        for cx, cy, kind in centres:
             p, dx, dy = label(cx, cy, truths, gain)
             xs.append(np.round(crop(img, cx, cy, side) * 255).astype(np.uint8))  # exact: crops are 8-bit levels
             ys.append((p, dx, dy))
             es.append(entries_near(cx, cy, truths, gain))
+            ks.append(kind)
         if (n + 1) % 50 == 0:
             print(f"{n + 1} images, {len(xs)} crops ({sum(y[0] for y in ys)} positive) "
                   f"{time.time() - t0:.0f}s", flush=True)
-    np.savez(args.out, x=np.stack(xs), y=np.array(ys, np.float32), e=np.stack(es))
-    print(f"wrote {len(xs)} crops, {int(sum(y[0] for y in ys))} positive, to {args.out}")
+    k = np.array(ks, np.uint8)
+    np.savez(args.out, x=np.stack(xs), y=np.array(ys, np.float32), e=np.stack(es), k=k)
+    print(f"wrote {len(xs)} crops, {int(sum(y[0] for y in ys))} positive, "
+          f"{int((k == 1).sum())} at nocks, {int((k == 2).sum())} along shafts, to {args.out}")
 
 
 # ----------------------------------------------------------------------------- training
@@ -178,15 +206,16 @@ def train(args):
     D.seed_all(args.seed)
     rng = np.random.default_rng(args.seed)
     peak = args.arch in MAP_ARCHS
-    xs, ys, es = [], [], []
+    xs, ys, es, ks = [], [], [], []
     for c in args.crops:
         z = np.load(c)
+        ks.append(z["k"] if "k" in z else np.zeros(len(z["y"]), np.uint8))
         if peak and "e" not in z:
             raise SystemExit(f"--crops {c}: no entry lists ('e'); --arch peak needs crops mined by this refiner.py")
         xs.append(z["x"])
         ys.append(z["y"])
         es.append(z["e"] if peak else np.zeros((len(z["y"]), 0, 2), np.float32))
-    X, Y, E = np.concatenate(xs), np.concatenate(ys), np.concatenate(es)
+    X, Y, E, K = np.concatenate(xs), np.concatenate(ys), np.concatenate(es), np.concatenate(ks)
     E = E[:, :int((~np.isnan(E[..., 0])).sum(1).max(initial=0))]  # entries are nearest-first, NaN-padded
     if args.max_offset:
         # a tighter positive radius than mining's max(4 px, half the box): an entry
@@ -212,6 +241,12 @@ def train(args):
             print(f"--init-partial: {len(state)} of {len(own)} tensors from {args.init}", flush=True)
         model.load_state_dict(state, strict=not args.init_partial)
     cdf = None
+    if not 0 < args.oversample_shafts <= 10:
+        raise SystemExit(f"--oversample-shafts {args.oversample_shafts}: expected 0 < k <= 10")
+    weight = np.where(K > 0, args.oversample_shafts, 1.0)
+    if args.oversample_shafts != 1:
+        print(f"--oversample-shafts {args.oversample_shafts}: {int((K > 0).sum())} nock and shaft windows", flush=True)
+        cdf = np.cumsum(weight)
     if args.oversample_pairs != 1:
         if not peak or not 0 < args.oversample_pairs <= 10:
             raise SystemExit(f"--oversample-pairs {args.oversample_pairs}: expected 0 < k <= 10 with --arch peak or peakpair")
@@ -219,7 +254,7 @@ def train(args):
         d = np.hypot(E[:, 0, 0] - E[:, 1, 0], E[:, 0, 1] - E[:, 1, 1]) if E.shape[1] > 1 else np.full(len(E), np.nan)
         central = (np.abs(np.nan_to_num(E[:, :2], nan=1e9)) <= P.WINDOW / 4).all((1, 2)) if E.shape[1] > 1 else np.zeros(len(E), bool)
         paired = np.nan_to_num(d, nan=1e9) <= P.PAIR_R
-        cdf = np.cumsum(np.where(paired & central, args.oversample_pairs, 1.0))
+        cdf = np.cumsum(weight * np.where(paired & central, args.oversample_pairs, 1.0))
         print(f"--oversample-pairs {args.oversample_pairs}: {int((paired & central).sum())} paired crops", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     t0 = time.time()
@@ -286,6 +321,8 @@ def main():
     m.add_argument("--out", required=True)
     m.add_argument("--conf", type=float, default=0.03)
     m.add_argument("--jitter", type=int, default=2, help="extra jittered windows per true entry")
+    m.add_argument("--nocks", type=int, default=0, help="extra windows centred on each shaft's nock (needs shaft ends: halve_dataset.shaft_ends)")
+    m.add_argument("--along", type=int, default=0, help="extra windows centred along each shaft, away from its entry")
     m.add_argument("--limit", type=int, default=0)
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--threads", type=int, default=1)
@@ -310,6 +347,8 @@ def main():
     t.add_argument("--transpose", action="store_true", help="also swap the crop's axes (x <-> y) half the time")
     t.add_argument("--oversample-pairs", type=float, default=1.0,
                    help="peak archs: draw crops whose two nearest entries touch (within 2.5 input px, both within 12 px of the centre) k times as often")
+    t.add_argument("--oversample-shafts", type=float, default=1.0,
+                   help="draw the windows `mine --nocks/--along` centred on nocks and shafts k times as often")
     t.add_argument("--out", required=True)
     e = sub.add_parser("export")
     e.add_argument("--weights", required=True)

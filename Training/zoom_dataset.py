@@ -3,7 +3,7 @@
 each image cropped to its face box x MARGIN in the image's aspect, at least INPUT px on
 the long side, when that region is at most SHARE of the image's side (else the whole
 image), with the YOLO labels moved into the crop (boxes whose centre leaves it are
-dropped). Mining refiner crops on the result gives windows at the closer look's scale
+dropped) and the shafts' ends moved into shafts.json. Mining refiner crops on the result gives windows at the closer look's scale
 (refiner.py mine sizes a window from the image it reads). The region follows
 ArcheryPipeline.zoomRegion (Sources/Pipelines/ArcheryPipeline+Zoom.swift), here from the
 true face box instead of the detected one.
@@ -16,7 +16,7 @@ import os
 import numpy as np
 from PIL import Image
 
-from halve_dataset import source_and_images
+from halve_dataset import shaft_ends, source_and_images, write_shafts
 
 MARGIN, SHARE, INPUT = 1.3, 0.75, 640
 
@@ -40,7 +40,7 @@ def region(face, W, H):
 
 def main():
     src, dst, files = source_and_images(__doc__)
-    zoomed = 0
+    zoomed, shafts = 0, {}
     for f in files:
         img = np.asarray(Image.open(f).convert("RGB"))
         H, W = img.shape[:2]
@@ -55,12 +55,14 @@ def main():
         out = os.path.join(dst, "images", split, name + ".png")
         os.makedirs(os.path.dirname(out), exist_ok=True)
         Image.fromarray(img[y:y + h, x:x + w]).save(out, compress_level=1)
+        shafts[f"{split}/{name}"] = [[e[0] - x, e[1] - y, e[2] - x, e[3] - y] for e in shaft_ends(src, split, name)]
         lo = os.path.join(dst, "labels", split, name + ".txt")
         os.makedirs(os.path.dirname(lo), exist_ok=True)
         with open(lo, "w") as g:
             for c, bx, by, bw, bh in boxes:
                 if x <= bx < x + w and y <= by < y + h:
                     g.write(f"{c} {(bx - x) / w:.6f} {(by - y) / h:.6f} {bw / w:.6f} {bh / h:.6f}\n")
+    write_shafts(dst, shafts)
     print(f"{len(files)} images into {dst}, {zoomed} cropped to the face")
 
 

@@ -104,6 +104,9 @@ struct EvalArchery: ParsableCommand {
   @Option(name: .customLong("merge-px"), parsing: .unconditional,
           help: "Refined points closer than this many model-input pixels count as one arrow (default: the shipped setting).")
   var mergePx: Double?
+  @Option(name: .customLong("double-px"), parsing: .unconditional,
+          help: "Refined points from different windows closer than this many model-input pixels count as one arrow when neither window kept a point at the other's (default: the shipped setting).")
+  var doublePx: Double?
   @Option(name: .customLong("trust-px"), parsing: .unconditional,
           help: "A peak refiner's entries farther than this many model-input pixels from their window's centre are not read (default: the shipped setting).")
   var trustPx: Double?
@@ -181,7 +184,8 @@ struct EvalArchery: ParsableCommand {
   var overrides: [(Double?, String, ClosedRange<Double>, WritableKeyPath<RefinerSettings, Double>)] {
     [(accept, "--accept", 0...1, \.accept), (candidateConfidence, "--candidate-confidence", 0...1, \.candidateConfidence),
      (mergePx, "--merge-px", 0...64, \.mergeInputPx), (gateAccept, "--gate-accept", 0...1, \.gateAccept),
-     (pairAccept, "--pair-accept", 0...2, \.pairAccept), (trustPx, "--trust-px", 0...64, \.trustInputPx)]
+     (pairAccept, "--pair-accept", 0...2, \.pairAccept), (trustPx, "--trust-px", 0...64, \.trustInputPx),
+     (doublePx, "--double-px", 0...64, \.doubleInputPx)]
   }
 
   /// The closer look the flags ask for, else the profile's.

@@ -17,6 +17,11 @@ public struct RefinerSettings: Sendable, Hashable {
   var crop: Int
   /// Kept points closer than this (model-input pixels) are one arrow: the more probable stays.
   public var mergeInputPx: Double
+  /// Two kept points from different windows closer than this (model-input pixels)
+  /// are one arrow read twice when each window saw the other's point (within
+  /// `trustInputPx` of its centre) and kept nothing there: a touching pair is
+  /// believed only from a window that shows both. 0: off.
+  public var doubleInputPx: Double = 0
   /// A peak refiner's cells farther than this from the window centre (model-input
   /// pixels, either axis) are not read: a window's edge has too little context.
   public var trustInputPx: Double = 12
@@ -146,7 +151,7 @@ enum ArrowRefinement {
       } catch { answers.fail(error) }
     }
     if let e = answers.error { throw e }
-    var kept: [Detection] = []
+    var kept: [Detection] = [], window: [Int] = []
     for (i, d) in arrows.enumerated() {
       let cx = Double(d.centerX), cy = Double(d.centerY)
       for f in answers.found[i] {
@@ -156,21 +161,40 @@ enum ArrowRefinement {
         r.centerX = Float(cx + dx); r.centerY = Float(cy + dy)
         r.confidence = f.p
         kept.append(r)
+        window.append(i)
       }
     }
-    // Most probable first (ties: detector order), then merge.
+    return merge(kept, windows: window, centres: arrows, scale: scale, settings: s)
+  }
+
+  /// Most probable first (ties: detector order), each point dropped when it lies
+  /// within `mergeInputPx` of one already kept, or is the same entry another
+  /// window read (`doubleInputPx`). `windows[k]` is the index in `centres` of the
+  /// window point k came from; `scale` is photo pixels per model-input pixel.
+  static func merge(_ kept: [Detection], windows: [Int], centres: [Detection], scale: Double, settings s: RefinerSettings) -> [Detection] {
     let order = kept.indices.sorted { kept[$0].confidence != kept[$1].confidence ? kept[$0].confidence > kept[$1].confidence : $0 < $1 }
-    var merged: [Detection] = []
-    let limit = s.mergeInputPx * scale
+    func distance(_ a: Detection, _ x: Float, _ y: Float) -> Double {
+      let dx = Double(a.centerX - x), dy = Double(a.centerY - y)
+      return (dx * dx + dy * dy).squareRoot()
+    }
+    // Whether window w saw (x, y) and kept no point within the merge radius of it.
+    func sawNothing(_ w: Int, at p: Detection) -> Bool {
+      let c = centres[w], trust = s.trustInputPx * scale
+      guard abs(Double(p.centerX - c.centerX)) <= trust, abs(Double(p.centerY - c.centerY)) <= trust else { return false }
+      return !kept.indices.contains { windows[$0] == w && distance(kept[$0], p.centerX, p.centerY) <= s.mergeInputPx * scale }
+    }
+    var merged: [Int] = []
     for i in order {
       let a = kept[i]
       let near = merged.contains { m in
-        let dx = Double(m.centerX - a.centerX), dy = Double(m.centerY - a.centerY)
-        return (dx * dx + dy * dy).squareRoot() <= limit
+        let d = distance(kept[m], a.centerX, a.centerY)
+        if d <= s.mergeInputPx * scale { return true }
+        guard d <= s.doubleInputPx * scale, windows[m] != windows[i] else { return false }
+        return sawNothing(windows[m], at: a) && sawNothing(windows[i], at: kept[m])
       }
-      if !near { merged.append(a) }
+      if !near { merged.append(i) }
     }
-    return merged
+    return merged.map { kept[$0] }
   }
 
   /// The entries one window's answer gives: a one-answer refiner's point when
