@@ -38,23 +38,32 @@ def source_and_images(doc):
 _SHAFTS = {}
 
 
+def _records(root):
+    """The dataset's COCO image records, both splits."""
+    for split in ("train", "val"):
+        cf = os.path.join(root, "annotations", f"instances_{split}.json")
+        if os.path.exists(cf):
+            with open(cf) as f:
+                yield from json.load(f)["images"]
+
+
 def shaft_ends(root, split, name):
     """[[entryX, entryY, nockX, nockY], ...] in the image's pixels, one per visible shaft:
     from the dataset's shafts.json ({"split/name": [...]}, written by this script and
     zoom_dataset.py) or else its COCO image records (`bullseye synth --dataset`)."""
     if root not in _SHAFTS:
-        table, sj = {}, os.path.join(root, "shafts.json")
+        sj = os.path.join(root, "shafts.json")
         if os.path.exists(sj):
             with open(sj) as f:
-                table = json.load(f)
-        for split_ in ("train", "val"):
-            cf = os.path.join(root, "annotations", f"instances_{split_}.json")
-            if not os.path.exists(sj) and os.path.exists(cf):
-                with open(cf) as f:
-                    for r in json.load(f)["images"]:
-                        table[r["file_name"].rsplit(".", 1)[0]] = r.get("shafts", [])
-        _SHAFTS[root] = table
+                _SHAFTS[root] = json.load(f)
+        else:
+            _SHAFTS[root] = {r["file_name"].rsplit(".", 1)[0]: r.get("shafts", []) for r in _records(root)}
     return _SHAFTS[root].get(f"{split}/{name}", [])
+
+
+def has_shaft_ends(root):
+    """Whether the dataset records shaft ends at all (older `synth --dataset` folders do not)."""
+    return os.path.exists(os.path.join(root, "shafts.json")) or any("shafts" in r for r in _records(root))
 
 
 def write_shafts(dst, table):

@@ -38,7 +38,7 @@ import torch.nn.functional as F
 import detector as D
 import peaks as P
 
-from halve_dataset import shaft_ends
+from halve_dataset import has_shaft_ends, shaft_ends
 from refiner_nets import ARCHS, MAP_ARCHS, CROP, from_checkpoint, OFFSET_SCALE, WINDOW  # the nets and their window geometry
 
 
@@ -166,6 +166,8 @@ def entries_near(cx, cy, truths, gain):
 
 
 def mine(args):
+    if (args.nocks or args.along) and not has_shaft_ends(args.data):
+        raise SystemExit(f"--nocks/--along: {args.data} records no shaft ends (draw it again with a current `bullseye synth --dataset`)")
     sess = D.ort_session(args.detector, args.threads)
     rng = random.Random(args.seed)
     xs, ys, es, ks = [], [], [], []

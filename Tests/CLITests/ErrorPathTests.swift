@@ -37,6 +37,8 @@ struct ErrorPathTests {
     Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--impact-box", "tiny"], mentions: "tiny"),
     Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--merge-px", "-2"], mentions: "-2"),
     Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--trust-px", "100"], mentions: "100"),
+    Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--double-px", "nan"], mentions: "--double-px nan is out of range"),
+    Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--double-px", "3"], mentions: "--double-px needs a refiner"),
     Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--views", "3"], mentions: "--views was removed: use --refiner-views N"),
     Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--refiner-views", "9"], mentions: "--refiner-views 9 is out of range: expected 1...8"),
     Case(args: ["eval", "archery", "--images", "1", "--detector", "truth", "--face", "nope"], mentions: "nope"),
