@@ -114,7 +114,7 @@ def label(cx, cy, truths, gain):
     return (0, 0.0, 0.0) if best is None else (1, best[1], best[2])
 
 
-def scene_files(args):
+def scenes(args):
     """(image HxWx3 uint8, true entries [x, y, box side] in pixels, split, name) of every
     image under args.data (the first args.limit when set), in file-name order."""
     from PIL import Image
@@ -124,12 +124,6 @@ def scene_files(args):
         h, w = img.shape[:2]
         split, name = os.path.basename(os.path.dirname(f)), os.path.basename(f)[:-4]
         yield img, truth_points(args.data, split, name, w, h), split, name
-
-
-def scenes(args):
-    """(image, true entries) of every image, as scene_files."""
-    for img, truths, _, _ in scene_files(args):
-        yield img, truths
 
 
 def shaft_centres(rng, ends, w, h, gain, nocks, along):
@@ -172,7 +166,7 @@ def mine(args):
     rng = random.Random(args.seed)
     xs, ys, es, ks = [], [], [], []
     t0 = time.time()
-    for n, (img, truths, split, name) in enumerate(scene_files(args)):
+    for n, (img, truths, split, name) in enumerate(scenes(args)):
         h, w = img.shape[:2]
         cands, gain = candidates(sess, img, args.conf)
         side = window_side(w, h)
@@ -242,13 +236,12 @@ def train(args):
             state = {k: v for k, v in state.items() if k in own and own[k].shape == v.shape}
             print(f"--init-partial: {len(state)} of {len(own)} tensors from {args.init}", flush=True)
         model.load_state_dict(state, strict=not args.init_partial)
-    cdf = None
     if not 0 < args.oversample_shafts <= 10:
         raise SystemExit(f"--oversample-shafts {args.oversample_shafts}: expected 0 < k <= 10")
+    # each crop's draw weight: nock and shaft windows, then touching pairs
     weight = np.where(K > 0, args.oversample_shafts, 1.0)
     if args.oversample_shafts != 1:
         print(f"--oversample-shafts {args.oversample_shafts}: {int((K > 0).sum())} nock and shaft windows", flush=True)
-        cdf = np.cumsum(weight)
     if args.oversample_pairs != 1:
         if not peak or not 0 < args.oversample_pairs <= 10:
             raise SystemExit(f"--oversample-pairs {args.oversample_pairs}: expected 0 < k <= 10 with --arch peak or peakpair")
@@ -256,8 +249,10 @@ def train(args):
         d = np.hypot(E[:, 0, 0] - E[:, 1, 0], E[:, 0, 1] - E[:, 1, 1]) if E.shape[1] > 1 else np.full(len(E), np.nan)
         central = (np.abs(np.nan_to_num(E[:, :2], nan=1e9)) <= P.WINDOW / 4).all((1, 2)) if E.shape[1] > 1 else np.zeros(len(E), bool)
         paired = np.nan_to_num(d, nan=1e9) <= P.PAIR_R
-        cdf = np.cumsum(weight * np.where(paired & central, args.oversample_pairs, 1.0))
+        weight = weight * np.where(paired & central, args.oversample_pairs, 1.0)
         print(f"--oversample-pairs {args.oversample_pairs}: {int((paired & central).sum())} paired crops", flush=True)
+    oversampled = args.oversample_shafts != 1 or args.oversample_pairs != 1
+    cdf = np.cumsum(weight) if oversampled else None
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=5e-4)
     t0 = time.time()
     for step in range(1, args.steps + 1):

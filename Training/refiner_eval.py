@@ -107,7 +107,7 @@ def evaluate(args):
     accepts = [float(v) for v in str(args.accept).split(",")]
     names = [o.name for o in ref.get_outputs()]
     per_image, peak = [], False
-    for img, truths in scenes(args):
+    for img, truths, _, _ in scenes(args):
         h, w = img.shape[:2]
         cands, gain = candidates(det, img, args.conf)
         side = window_side(w, h)

@@ -24,7 +24,7 @@ args = ap.parse_args()
 det = D.ort_session(args.detector, args.threads); ref = D.ort_session(args.refiner, args.threads)
 names = [o.name for o in ref.get_outputs()]
 per = []
-for img, truths in scenes(args):
+for img, truths, _, _ in scenes(args):
     h, w = img.shape[:2]
     cands, gain = candidates(det, img, 0.03)
     side = window_side(w, h)
