@@ -134,7 +134,7 @@ struct EvalArchery: ParsableCommand {
   var impacts: ImpactSet = .shafts
   @Option(name: .customLong("impact-box"), help: "Box size of the 'truth' model's arrows: wide (six shaft diameters) or hole (two); it decides which touching arrows NMS merges.")
   var impactBox: ImpactBox = .wide
-  @Option(help: "Also write each photo here as eval-<index>.png (the index failures and extras name).")
+  @Option(help: "Also write each photo here as eval-<index>.png (the index failures and extras name), and beside it eval-<index>.json: the true arrows and shafts, every detection and the arrow it matched, the fitted face.")
   var photos: String?
   @Option(help: "Fail (exit 1) when a figure falls below its floor: recall=R,precision=P,scored=S (fractions).", transform: Floors.parse) var floor: Floors?
   @Flag var json = false
@@ -222,7 +222,7 @@ struct EvalArchery: ParsableCommand {
     do {
       e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile.rawValue, width: size.width, height: size.height,
                                     face: face.face.id, lineMM: lineMM, impacts: set, truthBox: box, refiner: refiner, refinerSettings: settings,
-                                    style: style, zoom: zoomOverride, photo: photos.map { dir in { i, image in try PNG.write(image, to: "\(dir)/eval-\(i).png") } })
+                                    style: style, zoom: zoomOverride, photo: photos.map { dir in { try writePhoto($0, to: dir) } })
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
     if json {
@@ -250,6 +250,25 @@ struct EvalArchery: ParsableCommand {
     }
     if let floor { floor.check(["recall": e.recall, "precision": e.precision, "scored": e.scoreAccuracy]) }
   }
+}
+
+/// `--photos`: the photo as eval-<index>.png and beside it eval-<index>.json (true
+/// entries and shafts, detections and what each matched), each written whole or not at all.
+func writePhoto(_ p: EvalPhoto, to dir: String) throws {
+  try PNG.write(p.image, to: "\(dir)/eval-\(p.index).png")
+  let record = JSONValue.object([
+    "image": .int(p.index), "width": .int(p.image.width), "height": .int(p.image.height),
+    "truth": .array(p.truth.indices.map { t in
+      .object(["x": .double(p.truth[t].x), "y": .double(p.truth[t].y), "label": .string(p.truthLabels[t])])
+    }),
+    "face": p.face.map { e in .object(["cx": .double(e.cx), "cy": .double(e.cy), "a": .double(e.a), "b": .double(e.b), "angle_deg": .double(e.angleDeg)]) } ?? .null,
+    "shafts": .array(p.shaftEnds.map { .array($0.map(JSONValue.double)) }),
+    "detections": .array(p.detections.indices.map { j in
+      .object(["x": .double(p.detections[j].x), "y": .double(p.detections[j].y), "confidence": .double(p.confidences[j]),
+               "truth": p.matchedTruth[j].map(JSONValue.int) ?? .null])
+    }),
+  ])
+  try AtomicFile.write(Array(record.canonicalText().utf8), to: "\(dir)/eval-\(p.index).json")
 }
 
 /// One failed arrow as JSON: the truth, and for a misscore the detection it matched

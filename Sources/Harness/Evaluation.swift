@@ -60,6 +60,21 @@ public struct ArcheryEvaluation: Sendable {
   }
 }
 
+/// One evaluated photo and what the pipeline made of it, for a reviewer or a
+/// training script: the true entries (counted ones), every painted shaft as
+/// [entryX, entryY, nockX, nockY], and each detection with the index of the
+/// true arrow it matched (nil: an extra). Positions in photo pixels.
+public struct EvalPhoto: Sendable {
+  public let index: Int
+  public let image: RGBA8Image
+  public let truth: [(x: Double, y: Double)], truthLabels: [String]
+  public let shaftEnds: [[Double]]
+  public let detections: [(x: Double, y: Double)], confidences: [Double]
+  public let matchedTruth: [Int?]
+  /// The fitted face outline (nil: no target found).
+  public let face: FittedEllipse?
+}
+
 /// Where a detection matched to no arrow landed (see `ArcheryEvaluation.extras`).
 public enum ExtraKind: String, Sendable, CaseIterable {
   /// Within the match radius of a counted arrow: a second answer for it.
@@ -119,7 +134,7 @@ public enum ArcheryEvaluator {
                          face faceName: String = "10_zone", lineMM: Double = Face.printedLineMM,
                          impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
                          refinerSettings: RefinerSettings = .shipped, style: ArcheryStyle = .classic, zoom: ZoomOverride = .profile,
-                         photo: ((Int, RGBA8Image) throws -> Void)? = nil) throws -> ArcheryEvaluation {
+                         photo: ((EvalPhoto) throws -> Void)? = nil) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
     var errors: [Double] = [], inputErrors: [Double] = [], errorsMM: [Double] = []
     var failures: [ArrowFailure] = []
@@ -138,7 +153,6 @@ public enum ArcheryEvaluator {
       spec.camera.tiltDeg = g.uniform(0...25) * (style == .realistic ? 2.4 : 1)
       spec.style = style
       let synth = try Synthesizer.render(spec)
-      try photo?(i, synth.image)
       let truth = synth.truth.arrows(in: impacts)
       // "truth": a perfect detector (true boxes), to measure the rest of the pipeline.
       let detector: DetectorSource = loaded.map { .loaded($0, name: model) }
@@ -168,6 +182,11 @@ public enum ArcheryEvaluator {
         let kind = extraKind(p, truth: truthPoints, uncounted: uncounted, radius: radius)
         let nearest = truthPoints.map { distance(p, $0) }.min() ?? .infinity
         extras.list.append((i, p.x, p.y, r.detections[j].confidence, kind, nearest, synth.truth.shaftPart(x: p.x, y: p.y)))
+      }
+      if let photo {
+        try photo(EvalPhoto(index: i, image: synth.image, truth: truthPoints, truthLabels: truth.map { $0.inclusive.label },
+                            shaftEnds: synth.truth.shaftEnds, detections: foundPoints, confidences: r.detections.map { $0.confidence },
+                            matchedTruth: foundPoints.indices.map { j in pairing.firstIndex(of: j) }, face: r.target?.ellipse))
       }
       let touching = ArcheryEvaluation.touchingInputPx / gain
       for (ti, t) in truth.enumerated() {

@@ -18,10 +18,24 @@ struct EvalArcheryTests {
     let d = try json(r)
     #expect((d["extras"] as? [Any])?.isEmpty == true)
     for k in ["extra_near_arrows", "extra_on_holes", "extra_elsewhere"] { #expect(d[k] as? Int == 0, "\(k)") }
+    var arrows = 0
     for i in 0..<2 {
       let png = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/p/eval-\(i).png"))
       #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+      // Beside each photo its record: every true arrow, each detection with the arrow it matched.
+      let record = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(dir)/p/eval-\(i).json")))
+        as? [String: Any])
+      #expect(record["image"] as? Int == i && record["width"] as? Int == 640 && record["height"] as? Int == 480)
+      let truth = try #require(record["truth"] as? [[String: Any]]), found = try #require(record["detections"] as? [[String: Any]])
+      let matched = found.compactMap { $0["truth"] as? Int }
+      #expect(!found.isEmpty && matched.count == found.count, "a perfect detector's detections each match an arrow")
+      #expect(Set(matched).count == matched.count && matched.allSatisfy(truth.indices.contains))
+      #expect(truth.allSatisfy { $0["x"] is Double && $0["label"] is String } && found.allSatisfy { $0["confidence"] is Double })
+      #expect((record["shafts"] as? [[Double]])?.allSatisfy { $0.count == 4 } == true)
+      #expect(record["face"] is [String: Any], "the fitted face outline")
+      arrows += truth.count
     }
+    #expect(arrows == d["truth_arrows"] as? Int)
   }
 
   /// `--style realistic` evaluates realistic scenes; every run reports the

@@ -118,9 +118,10 @@ struct PipelineTests {
     var counted: [ImpactSet: Int] = [:]
     for set in ImpactSet.allCases {
       var seen: [Int] = []
-      let e = try ArcheryEvaluator.run(images: 4, seed: 7_000_000, model: "truth", profile: "ios", width: 960, height: 720, impacts: set) { i, image in
-        #expect(image.width == 960 && image.height == 720)
-        seen.append(i)
+      let e = try ArcheryEvaluator.run(images: 4, seed: 7_000_000, model: "truth", profile: "ios", width: 960, height: 720, impacts: set) { p in
+        #expect(p.image.width == 960 && p.image.height == 720)
+        #expect(p.matchedTruth.allSatisfy { $0 != nil } && p.detections.count == p.truth.count, "each detection is its arrow")
+        seen.append(p.index)
       }
       #expect(seen == [0, 1, 2, 3])
       #expect(e.truthArrows > 10 && e.matched == e.truthArrows && e.detections == e.truthArrows, "\(set)")
