@@ -126,6 +126,12 @@ struct EvalArchery: ParsableCommand {
   @Option(name: .customLong("zoom-windows"),
           help: "After a closer look, what the refiner's windows are measured in: region (the closer look's pixels; best's) or photo (the whole photo's).")
   var zoomWindows: ZoomSettings.WindowScale?
+  @Option(name: .customLong("shaft-check"),
+          help: "With a refiner: on drops points whose shaft runs the wrong way or that have none (nocks, old holes, points along a shaft); off (the default) lets the refiner alone decide.")
+  var shaftCheck: Switch?
+  @Option(name: .customLong("shaft-keep"), parsing: .unconditional,
+          help: "The shaft check's probability a point needs to be kept, 0...1 (default: the shipped setting; 0 keeps every point it weighs).")
+  var shaftKeep: Double?
   /// Removed experiments: accepted only to name what replaced them.
   @Option(parsing: .unconditional, help: .hidden) var views: String?
   @Option(name: .customLong("pair-verifier"), help: .hidden) var pairVerifier: String?
@@ -149,6 +155,15 @@ struct EvalArchery: ParsableCommand {
       throw ValidationError("--detector truth cannot go with --model \(model): a perfect detector reads no model")
     }
     try checkLineMM(lineMM)
+    if let shaftKeep, !(shaftKeep.isFinite && (0...1).contains(shaftKeep)) {
+      throw ValidationError("--shaft-keep \(shaftKeep) is out of range: expected 0...1")
+    }
+    if shaftKeep != nil, shaftCheck == .off || (shaftCheck == nil && profile.profile.shaftCheck == nil) {
+      throw ValidationError("--shaft-keep needs the shaft check: expected --shaft-check on")
+    }
+    if shaftCheck == .on, refiner == nil, !profile.profile.refine {
+      throw ValidationError("--shaft-check on needs a refiner: expected --refiner FILE or --profile best")
+    }
     if let zoomShare, !(zoomShare.isFinite && (0...1).contains(zoomShare)) {
       throw ValidationError("--zoom-share \(zoomShare) is out of range: expected 0...1")
     }
@@ -222,7 +237,7 @@ struct EvalArchery: ParsableCommand {
     do {
       e = try ArcheryEvaluator.run(images: images, seed: seed, model: model, profile: profile.rawValue, width: size.width, height: size.height,
                                     face: face.face.id, lineMM: lineMM, impacts: set, truthBox: box, refiner: refiner, refinerSettings: settings,
-                                    style: style, zoom: zoomOverride, photo: photos.map { dir in { try writePhoto($0, to: dir) } })
+                                    style: style, zoom: zoomOverride, shaftCheck: shaftCheck.map { $0 == .on }, shaftKeep: shaftKeep, photo: photos.map { dir in { try writePhoto($0, to: dir) } })
     }
     catch { throw CLIError(message: "\(error)".split(separator: "\n").first.map(String.init) ?? "\(error)") }
     if json {
@@ -252,6 +267,9 @@ struct EvalArchery: ParsableCommand {
   }
 }
 
+/// An option that turns a stage on or off.
+enum Switch: String, ExpressibleByArgument, CaseIterable, Sendable { case on, off }
+
 /// `--photos`: the photo as eval-<index>.png and beside it eval-<index>.json (true
 /// entries and shafts, detections and what each matched), each written whole or not at all.
 func writePhoto(_ p: EvalPhoto, to dir: String) throws {
@@ -265,7 +283,8 @@ func writePhoto(_ p: EvalPhoto, to dir: String) throws {
     "shafts": .array(p.shaftEnds.map { .array($0.map(JSONValue.double)) }),
     "detections": .array(p.detections.indices.map { j in
       .object(["x": .double(p.detections[j].x), "y": .double(p.detections[j].y), "confidence": .double(p.confidences[j]),
-               "truth": p.matchedTruth[j].map(JSONValue.int) ?? .null])
+               "truth": p.matchedTruth[j].map(JSONValue.int) ?? .null,
+               "shaft_evidence": p.shaftEvidence.isEmpty ? .null : .array(p.shaftEvidence[j].map(JSONValue.double))])
     }),
   ])
   try AtomicFile.write(Array(record.canonicalText().utf8), to: "\(dir)/eval-\(p.index).json")

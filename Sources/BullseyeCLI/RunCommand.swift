@@ -37,6 +37,9 @@ struct RunArcheryCommand: ParsableCommand {
   var profile: ProfileName = .ios
   @Flag(name: .customLong("keep-outside"), help: "Under --profile best: keep boxes far outside the face, each marked outside: true, instead of dropping them.")
   var keepOutside = false
+  @Option(name: .customLong("shaft-check"),
+          help: "With a refiner: on drops points whose shaft runs the wrong way or that have none (nocks, old holes, points along a shaft), fewer false arrows for a few more missed ones (Models/README.md); off (the default) lets the refiner alone decide.")
+  var shaftCheck: Switch = .off
   @Option(help: "Face id or alias.") var face: FaceName = .tenZone
   @Option(name: .customLong("diameter-cm"), parsing: .unconditional, help: "Nominal face diameter in cm (default: the face's first size).") var diameterCm: Double?
   @Option(help: "Boundary rule.") var rule: BoundaryRule = .inclusive
@@ -86,6 +89,9 @@ struct RunArcheryCommand: ParsableCommand {
     if let round, !(1...Self.maxRound).contains(round) {
       throw ValidationError("--round \(round) is out of range: expected a round id 1...\(Self.maxRound)")
     }
+    if shaftCheck == .on, refiner == nil, !profile.profile.refine {
+      throw ValidationError("--shaft-check on needs a refiner: --refiner FILE, or --profile best")
+    }
     if keepOutside, profile.profile.outside == .keep {
       throw ValidationError("--keep-outside cannot go with --profile \(profile.profile.name): that profile keeps every box already (only best drops them)")
     }
@@ -119,6 +125,7 @@ struct RunArcheryCommand: ParsableCommand {
     r = rule; p = precision
     var prof = profile.profile
     if keepOutside { prof.outside = .mark }
+    if shaftCheck == .on { prof.shaftCheck = .shipped }
     var req = RunRequest(image: photo, profile: prof, face: f, diameterCm: diameterCm, rule: r,
                          detector: try detectorSource(), expectedArrows: expectedArrows)
     req.precision = p

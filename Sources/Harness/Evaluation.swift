@@ -73,6 +73,9 @@ public struct EvalPhoto: Sendable {
   public let matchedTruth: [Int?]
   /// The fitted face outline (nil: no target found).
   public let face: FittedEllipse?
+  /// Each detection's `ShaftEvidence` features (empty without a single-spot
+  /// face fitted, as the check): what its model is fitted on (`Training/shaft_check.py`).
+  public let shaftEvidence: [[Double]]
 }
 
 /// Where a detection matched to no arrow landed (see `ArcheryEvaluation.extras`).
@@ -122,7 +125,9 @@ public struct ArrowFailure: Sendable, Hashable {
 /// `model: "truth"` replaces the detector with the true boxes (drawn as
 /// `truthBox` says): the ceiling the rest of the pipeline (NMS, target fit,
 /// rectification, scoring) allows. `photo` sees each photo with its index, to
-/// keep the ones the failures and extras point at. `face` names the face drawn
+/// keep the ones the failures and extras point at. `shaftCheck` turns the
+/// profile's look along the shafts on or off (nil: the profile's), `shaftKeep`
+/// sets its keep threshold (0 keeps every point it weighs: its training data). `face` names the face drawn
 /// and scored (a quarter of the shipped detector's training scenes are 10-zone,
 /// the rest nine other faces: `Dataset`'s list);
 /// `lineMM` is the line width the target fit expects (the photos print 1.6 mm).
@@ -134,6 +139,7 @@ public enum ArcheryEvaluator {
                          face faceName: String = "10_zone", lineMM: Double = Face.printedLineMM,
                          impacts: ImpactSet = .shafts, truthBox: ImpactBox = .wide, refiner: String? = nil,
                          refinerSettings: RefinerSettings = .shipped, style: ArcheryStyle = .classic, zoom: ZoomOverride = .profile,
+                         shaftCheck: Bool? = nil, shaftKeep: Double? = nil,
                          photo: ((EvalPhoto) throws -> Void)? = nil) throws -> ArcheryEvaluation {
     var truthArrows = 0, detections = 0, matched = 0, correct = 0, targets = 0, visible = 0, visibleMatched = 0
     var errors: [Double] = [], inputErrors: [Double] = [], errorsMM: [Double] = []
@@ -143,6 +149,8 @@ public enum ArcheryEvaluator {
     let face = try FaceCatalog.face(named: faceName)
     var prof = try PlatformProfile.named(profile)
     if case .set(let z) = zoom { prof.zoom = z }
+    if let shaftCheck { prof.shaftCheck = shaftCheck ? prof.shaftCheck ?? .shipped : nil }
+    if let shaftKeep, prof.shaftCheck != nil { prof.shaftCheck?.keepAbove = shaftKeep }
     // Read and plan the model once for all photos ("truth": no model).
     let loaded = model == "truth" ? nil : try InferenceModel(contentsOf: model)
     let second = try refiner.map { try ArrowRefiner(contentsOf: $0, settings: refinerSettings) }
@@ -186,7 +194,11 @@ public enum ArcheryEvaluator {
       if let photo {
         try photo(EvalPhoto(index: i, image: synth.image, truth: truthPoints, truthLabels: truth.map { $0.inclusive.label },
                             shaftEnds: synth.truth.shaftEnds, detections: foundPoints, confidences: r.detections.map { $0.confidence },
-                            matchedTruth: foundPoints.indices.map { j in pairing.firstIndex(of: j) }, face: r.target?.ellipse))
+                            matchedTruth: foundPoints.indices.map { j in pairing.firstIndex(of: j) }, face: r.target?.ellipse,
+                            shaftEvidence: r.target.flatMap { face.spots.count == 1 ? $0 : nil }.map { t in
+                              ShaftEvidence.features(synth.image, points: r.detections.map { (Double($0.pixelX), Double($0.pixelY), $0.confidence) },
+                                                     faceRadius: max(t.ellipse.a, t.ellipse.b)).features
+                            } ?? []))
       }
       let touching = ArcheryEvaluation.touchingInputPx / gain
       for (ti, t) in truth.enumerated() {

@@ -149,6 +149,10 @@ public enum ArcheryPipeline {
     }
 
     stages.mark("locate")
+    if r.refiner != nil, let check = r.profile.shaftCheck {
+      det.arrows = shaftChecked(det.arrows, image: r.image, target: target, face: r.face.spots.count, check: check)
+      stages.mark("shafts")
+    }
 
     var ids = ArrowIDs(style: r.profile.ids, seed: r.seed)
     var detections: [DetectedArrow] = []

@@ -33,6 +33,10 @@ public struct PlatformProfile: Sendable, Hashable {
   /// map finds no entry, keeps the gate's own point (nil: the map alone decides, as
   /// `--refiner` on an app profile reads it).
   public var gateFallback: Double? = nil
+  /// With a refiner: a look along the shafts that drops nocks, old holes and
+  /// points on shafts (nil: the refiner alone decides). No profile takes it by
+  /// default: it trades recall for precision (`--shaft-check on`, Models/README.md).
+  public var shaftCheck: ShaftCheck? = nil
 
   /// The table.
   public static let all: [PlatformProfile] = [

@@ -20,7 +20,8 @@ extension RunResult {
         "iou": .double(p.iou), "ids": .string(p.ids.rawValue), "drag": .string(p.drag.rawValue), "layout": .string(p.layout.rawValue),
       ].merging(p.refine || p.outside != .keep ? ["refine": .bool(p.refine), "outside": .string(p.outside.rawValue)] : [:]) { a, _ in a }
         .merging(p.zoom.map { ["zoom": .object(["margin": .double($0.margin), "maximum_share": .double($0.maximumShare),
-                                                            "windows": .string($0.windows.rawValue)])] } ?? [:]) { a, _ in a }),
+                                                            "windows": .string($0.windows.rawValue)])] } ?? [:]) { a, _ in a }
+        .merging(p.shaftCheck.map { ["shaft_check": .object(["keep_above": .double($0.keepAbove)])] } ?? [:]) { a, _ in a }),
       "image": .object(["width": .int(r.image.width), "height": .int(r.image.height)]),
       "face": .string(r.face.id), "diameter_cm": .double(r.diameterCm), "rule": .string(r.rule.rawValue),
       "precision": .string(r.precision.rawValue), "arrow_mm": .double(r.arrowMM), "expected_arrows": .int(r.expectedArrows),

@@ -38,6 +38,29 @@ struct EvalArcheryTests {
     #expect(arrows == d["truth_arrows"] as? Int)
   }
 
+  /// `--shaft-check on` only takes points away: every detection it keeps is one
+  /// the refiner alone reports, at the same place and probability; here it drops some.
+  @Test func shaftCheckKeepsASubsetOfTheRefinersPoints() throws {
+    let dir = try CLIRunner.scratch("evalshafts")
+    let base = ["eval", "archery", "--images", "3", "--seed", "7100000", "--style", "realistic", "--profile", "best", "--json"]
+    let off = try CLIRunner.run(base + ["--photos", dir + "/off"]), on = try CLIRunner.run(base + ["--shaft-check", "on", "--photos", dir + "/on"])
+    #expect(off.status == 0 && on.status == 0, "\(off.stderr)\(on.stderr)")
+    var dropped = 0
+    for i in 0..<3 {
+      func points(_ d: String) throws -> [[Double]] {
+        let record = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(dir)/\(d)/eval-\(i).json")))
+          as? [String: Any])
+        return try #require(record["detections"] as? [[String: Any]]).map { [$0["x"] as? Double ?? .nan, $0["y"] as? Double ?? .nan, $0["confidence"] as? Double ?? .nan] }
+      }
+      let all = try points("off"), kept = try points("on")
+      #expect(kept.allSatisfy(all.contains), "photo \(i)")
+      dropped += all.count - kept.count
+    }
+    #expect(dropped > 0)
+    let extras = { (r: CLIRunner.Result) in try self.json(r)["extras"] as? [Any] }
+    #expect(try (extras(on)?.count ?? 0) <= (extras(off)?.count ?? 0))
+  }
+
   /// `--style realistic` evaluates realistic scenes; every run reports the
   /// impact error on the face in mm (a perfect detector: zero, all within 2 mm).
   @Test func realisticStyleAndMillimetres() throws {

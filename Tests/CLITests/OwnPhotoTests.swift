@@ -33,6 +33,20 @@ struct OwnPhotoTests {
     #expect(try Self.size(dir + "/i.json") == [64, 48], "ignore: the stored pixels")
   }
 
+  /// `--shaft-check on` is named in the result's profile (and absent without it).
+  @Test func shaftCheckIsRecordedInTheProfile() throws {
+    let dir = try CLIRunner.scratch("photo-shafts")
+    _ = try CLIRunner.run(["synth", "--face", "10_zone", "--seed", "7", "--arrows", "6", "--size", "640x480", "--out", dir + "/p.png"])
+    func profile(_ extra: [String]) throws -> [String: Any]? {
+      let r = try CLIRunner.run(["run", "archery", "--image", dir + "/p.png", "--profile", "best", "--out", dir + "/r.json"] + extra)
+      #expect(r.status == 0, "\(r.stderr)")
+      let o = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/r.json"))) as? [String: Any]
+      return o?["profile"] as? [String: Any]
+    }
+    #expect((try profile(["--shaft-check", "on"])?["shaft_check"] as? [String: Any])?["keep_above"] as? Double == 0.3)
+    #expect(try profile([])?["shaft_check"] == nil)
+  }
+
   @Test(arguments: ["truncated.jpg", "truncated.heic", "notes.txt"])
   func badPhotosAreUsageErrorsNamingTheFile(name: String) throws {
     let dir = try CLIRunner.scratch("badphoto-\(name)")
