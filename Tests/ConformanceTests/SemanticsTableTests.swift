@@ -164,6 +164,7 @@ struct SemanticsTableTests {
         ("refine", "\(p.refine)"), ("outside", p.outside.rawValue),
         ("zoom", p.zoom.map { "margin \($0.margin), share \($0.maximumShare), windows \($0.windows.rawValue)" } ?? "none"),
         ("gateFallback", p.gateFallback.map { "\($0)" } ?? "none"),
+        ("shaftCheck", p.shaftCheck.map { "keep \($0.keepAbove)" } ?? "none"),
       ]
       // A new field needs a row (and a line above): name + the fields listed.
       #expect(Mirror(reflecting: p).children.count == fields.count + 1, "PlatformProfile gained a field")
