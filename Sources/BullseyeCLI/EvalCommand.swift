@@ -276,15 +276,12 @@ func writePhoto(_ p: EvalPhoto, to dir: String) throws {
   try PNG.write(p.image, to: "\(dir)/eval-\(p.index).png")
   let record = JSONValue.object([
     "image": .int(p.index), "width": .int(p.image.width), "height": .int(p.image.height),
-    "truth": .array(p.truth.indices.map { t in
-      .object(["x": .double(p.truth[t].x), "y": .double(p.truth[t].y), "label": .string(p.truthLabels[t])])
-    }),
+    "truth": .array(p.truth.map { .object(["x": .double($0.x), "y": .double($0.y), "label": .string($0.label)]) }),
     "face": p.face.map { e in .object(["cx": .double(e.cx), "cy": .double(e.cy), "a": .double(e.a), "b": .double(e.b), "angle_deg": .double(e.angleDeg)]) } ?? .null,
     "shafts": .array(p.shaftEnds.map { .array($0.map(JSONValue.double)) }),
-    "detections": .array(p.detections.indices.map { j in
-      .object(["x": .double(p.detections[j].x), "y": .double(p.detections[j].y), "confidence": .double(p.confidences[j]),
-               "truth": p.matchedTruth[j].map(JSONValue.int) ?? .null,
-               "shaft_evidence": p.shaftEvidence.isEmpty ? .null : .array(p.shaftEvidence[j].map(JSONValue.double))])
+    "detections": .array(p.detections.map { d in
+      .object(["x": .double(d.x), "y": .double(d.y), "confidence": .double(d.confidence), "truth": d.truth.map(JSONValue.int) ?? .null,
+               "shaft_evidence": d.shaftEvidence.map { .array($0.map(JSONValue.double)) } ?? .null])
     }),
   ])
   try AtomicFile.write(Array(record.canonicalText().utf8), to: "\(dir)/eval-\(p.index).json")

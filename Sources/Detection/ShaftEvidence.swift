@@ -36,9 +36,9 @@ public enum ShaftEvidence {
   /// pixels. Also the direction found, in degrees.
   public static func features(_ image: RGBA8Image, points: [(x: Double, y: Double, confidence: Double)],
                               faceRadius: Double) -> (features: [[Double]], directionDeg: Double) {
-    let maps = points.map { rayMap(image, x: $0.x, y: $0.y, faceRadius: faceRadius) }
-    let k = direction(maps, confidences: points.map(\.confidence))
-    var raw = maps.map { bands($0, towards: k) }
+    let rays = points.map { RayMeans(rayMap(image, x: $0.x, y: $0.y, faceRadius: faceRadius)) }
+    let k = direction(rays, confidences: points.map(\.confidence))
+    var raw = rays.map { bands($0, towards: k) }
     // Typical evidence of the photo: the median, over its points, of the widest
     // near band towards the shaft direction (never below 0.02, a flat photo).
     let typical = median(raw.map { max($0[4], 0.02) })
@@ -65,16 +65,34 @@ public enum ShaftEvidence {
     return out
   }
 
+  /// One ray map reduced per angle: the mean over every radius, over the near
+  /// band and over the far band, and the median of the whole-ray means.
+  struct RayMeans {
+    var whole: [Double], near: [Double], far: [Double], base: Double
+
+    init(_ m: [Double]) {
+      let split = ShaftEvidence.nearCount
+      func mean(_ k: Int, _ r: Range<Int>) -> Double { r.reduce(0) { $0 + m[k * radii + $1] } / Double(max(r.count, 1)) }
+      whole = (0..<angles).map { mean($0, 0..<radii) }
+      near = (0..<angles).map { mean($0, 0..<split) }
+      far = (0..<angles).map { mean($0, split..<radii) }
+      base = ShaftEvidence.median(whole)
+    }
+  }
+
+  /// How many of the first radii lie in the near band.
+  static let nearCount = (0..<radii).filter { radius($0) < nearBelow }.count
+
   /// The photo's shaft direction (an angle index): a vote of every point's
   /// strongest ray, weighted by its probability and by how much that ray stands
   /// out from the point's other rays.
-  static func direction(_ maps: [[Double]], confidences: [Double]) -> Int {
+  static func direction(_ rays: [RayMeans], confidences: [Double]) -> Int {
     var vote = [Double](repeating: 0, count: angles)
     let spread = voteSpreadDeg * .pi / 180
-    for (m, c) in zip(maps, confidences) {
-      let p = profile(m)
+    for (m, c) in zip(rays, confidences) {
+      let p = m.whole
       let best = p.indices.max { p[$0] < p[$1] } ?? 0
-      let strength = p[best] - median(p)
+      let strength = p[best] - m.base
       for k in 0..<angles {
         let d = Double(k - best) * 2 * .pi / Double(angles)
         vote[k] += c * strength * exp((cos(d) - 1) / (spread * spread))
@@ -85,25 +103,15 @@ public enum ShaftEvidence {
 
   /// One point's features before the photo's scale: for the side towards `k`,
   /// then the side away, tolerances ±1, ±2, ±4 angle steps, near band then far
-  /// band; each the best mean over the band among the tolerated angles, less the
-  /// median of the point's ray means.
-  static func bands(_ m: [Double], towards k: Int) -> [Double] {
-    let base = median(profile(m))
+  /// band; each the best band mean among the tolerated angles, less the median
+  /// of the point's whole-ray means.
+  static func bands(_ m: RayMeans, towards k: Int) -> [Double] {
     var out: [Double] = []
     for side in [k, k + angles / 2] {
       for tolerance in [1, 2, 4] {
-        for near in [true, false] {
-          var best = -Double.infinity
-          for o in -tolerance...tolerance {
-            let a = ((side + o) % angles + angles) % angles
-            var sum = 0.0, n = 0
-            for j in 0..<radii where (radius(j) < nearBelow) == near {
-              sum += m[a * radii + j]
-              n += 1
-            }
-            best = max(best, sum / Double(max(n, 1)))
-          }
-          out.append(best - base)
+        for band in [m.near, m.far] {
+          let best = (-tolerance...tolerance).map { band[((side + $0) % angles + angles) % angles] }.max() ?? 0
+          out.append(best - m.base)
         }
       }
     }
@@ -112,11 +120,6 @@ public enum ShaftEvidence {
 
   /// Radius of step `j` in face radii.
   static func radius(_ j: Int) -> Double { nearest + (farthest - nearest) * Double(j) / Double(radii - 1) }
-
-  /// Each ray's mean over its radii.
-  static func profile(_ m: [Double]) -> [Double] {
-    (0..<angles).map { k in (0..<radii).reduce(0) { $0 + m[k * radii + $1] } / Double(radii) }
-  }
 
   /// The mean colour (0…1 per channel) of the square of side `2·half + 1`
   /// centred on the pixel nearest (x, y), cut to the image.

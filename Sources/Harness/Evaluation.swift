@@ -65,17 +65,23 @@ public struct ArcheryEvaluation: Sendable {
 /// [entryX, entryY, nockX, nockY], and each detection with the index of the
 /// true arrow it matched (nil: an extra). Positions in photo pixels.
 public struct EvalPhoto: Sendable {
+  /// A true arrow: where its entry is and what it scores.
+  public struct Arrow: Sendable { public let x: Double, y: Double, label: String }
+  /// A detection: where, how probable, the index of the true arrow it matched
+  /// (nil: an extra), and its `ShaftEvidence` features (nil without a
+  /// single-spot face fitted, as the check): what the check's model is fitted on.
+  public struct Found: Sendable {
+    public let x: Double, y: Double, confidence: Double
+    public let truth: Int?
+    public let shaftEvidence: [Double]?
+  }
   public let index: Int
   public let image: RGBA8Image
-  public let truth: [(x: Double, y: Double)], truthLabels: [String]
+  public let truth: [Arrow]
   public let shaftEnds: [[Double]]
-  public let detections: [(x: Double, y: Double)], confidences: [Double]
-  public let matchedTruth: [Int?]
+  public let detections: [Found]
   /// The fitted face outline (nil: no target found).
   public let face: FittedEllipse?
-  /// Each detection's `ShaftEvidence` features (empty without a single-spot
-  /// face fitted, as the check): what its model is fitted on (`Training/shaft_check.py`).
-  public let shaftEvidence: [[Double]]
 }
 
 /// Where a detection matched to no arrow landed (see `ArcheryEvaluation.extras`).
@@ -192,13 +198,19 @@ public enum ArcheryEvaluator {
         extras.list.append((i, p.x, p.y, r.detections[j].confidence, kind, nearest, synth.truth.shaftPart(x: p.x, y: p.y)))
       }
       if let photo {
-        try photo(EvalPhoto(index: i, image: synth.image, truth: truthPoints, truthLabels: truth.map { $0.inclusive.label },
-                            shaftEnds: synth.truth.shaftEnds, detections: foundPoints, confidences: r.detections.map { $0.confidence },
-                            matchedTruth: foundPoints.indices.map { j in pairing.firstIndex(of: j) }, face: r.target?.ellipse,
-                            shaftEvidence: r.target.flatMap { face.spots.count == 1 ? $0 : nil }.map { t in
-                              ShaftEvidence.features(synth.image, points: r.detections.map { (Double($0.pixelX), Double($0.pixelY), $0.confidence) },
-                                                     faceRadius: max(t.ellipse.a, t.ellipse.b)).features
-                            } ?? []))
+        var matchOf = [Int?](repeating: nil, count: foundPoints.count)
+        for (t, j) in pairing.enumerated() { if let j { matchOf[j] = t } }
+        let evidence = r.target.flatMap { face.spots.count == 1 ? $0 : nil }.map { t in
+          ShaftEvidence.features(synth.image, points: r.detections.map { (Double($0.pixelX), Double($0.pixelY), $0.confidence) },
+                                 faceRadius: max(t.ellipse.a, t.ellipse.b)).features
+        }
+        try photo(EvalPhoto(index: i, image: synth.image,
+                            truth: truth.map { .init(x: $0.pixelX, y: $0.pixelY, label: $0.inclusive.label) },
+                            shaftEnds: synth.truth.shaftEnds,
+                            detections: foundPoints.indices.map { j in
+                              .init(x: foundPoints[j].x, y: foundPoints[j].y, confidence: r.detections[j].confidence, truth: matchOf[j],
+                                    shaftEvidence: evidence?[j])
+                            }, face: r.target?.ellipse))
       }
       let touching = ArcheryEvaluation.touchingInputPx / gain
       for (ti, t) in truth.enumerated() {

@@ -120,7 +120,7 @@ struct PipelineTests {
       var seen: [Int] = []
       let e = try ArcheryEvaluator.run(images: 4, seed: 7_000_000, model: "truth", profile: "ios", width: 960, height: 720, impacts: set) { p in
         #expect(p.image.width == 960 && p.image.height == 720)
-        #expect(p.matchedTruth.allSatisfy { $0 != nil } && p.detections.count == p.truth.count, "each detection is its arrow")
+        #expect(p.detections.allSatisfy { $0.truth != nil } && p.detections.count == p.truth.count, "each detection is its arrow")
         seen.append(p.index)
       }
       #expect(seen == [0, 1, 2, 3])
